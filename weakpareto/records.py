@@ -1,0 +1,169 @@
+"""Frozen records: terms, equations and discovery results.
+
+An :class:`Equation` is the encoding ``M = (m_alpha, alpha, p, beta, xi)`` of paper Sec. 2.2
+(Eq. 5) and prints itself as text or LaTeX.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+Mode = Literal["sub", "int", "sup"]
+OperatorKind = Literal["directional", "riesz", "gl_left"]
+
+IDENTITY_TOL = 1e-8
+
+
+@dataclass(frozen=True, order=True)
+class Term:
+    """One right-hand-side term ``coef * u**power * X_order u`` (order 0 is the identity)."""
+
+    power: int
+    order: float
+    coef: float = 0.0
+
+    @property
+    def is_identity(self) -> bool:
+        return abs(self.order) <= IDENTITY_TOL
+
+    def _op_text(self, operator: OperatorKind) -> str:
+        if self.is_identity:
+            return "u"
+        sym = "R" if operator == "riesz" else "D_x"
+        return f"{sym}^{self.order:.4f} u"
+
+    def _op_latex(self, operator: OperatorKind) -> str:
+        if self.is_identity:
+            return "u"
+        if operator == "riesz":
+            return rf"\mathcal{{R}}_{{{self.order:.2f}}}u"
+        return rf"D_x^{{{self.order:.2f}}}u"
+
+    def text(self, operator: OperatorKind = "directional") -> str:
+        base = self._op_text(operator)
+        if self.power == 0:
+            return base
+        pw = "u" if self.power == 1 else f"u^{self.power}"
+        return f"{pw} {base}" if not self.is_identity else f"u^{self.power + 1}"
+
+    def latex(self, operator: OperatorKind = "directional") -> str:
+        base = self._op_latex(operator)
+        if self.power == 0:
+            return base
+        if self.is_identity:
+            return f"u^{{{self.power + 1}}}"
+        pw = "u" if self.power == 1 else f"u^{{{self.power}}}"
+        return rf"{pw}\,{base}"
+
+
+def _lhs_text(mode: Mode, alpha: float) -> str:
+    return "u_t" if mode == "int" else f"D_t^{alpha:.4f} u"
+
+
+def _lhs_latex(mode: Mode, alpha: float) -> str:
+    return r"\partial_t u" if mode == "int" else rf"D_t^{{{alpha:.4f}}}u"
+
+
+@dataclass(frozen=True)
+class Equation:
+    """A fractional PDE ``T_{mode,alpha} u = sum_j xi_j u^{p_j} X_{beta_j} u`` (paper Eq. 5)."""
+
+    mode: Mode
+    alpha: float
+    terms: tuple[Term, ...]
+    operator: OperatorKind = "directional"
+
+    @property
+    def size(self) -> int:
+        return len(self.terms)
+
+    def canonical(self) -> Equation:
+        """Terms sorted by (power, order, coef) as in spec §6.6."""
+        return Equation(self.mode, self.alpha, tuple(sorted(self.terms)), self.operator)
+
+    def text(self) -> str:
+        rhs = ""
+        for i, term in enumerate(self.terms):
+            c = term.coef
+            sign = "-" if c < 0 else "+"
+            body = f"{abs(c):.4f} {term.text(self.operator)}"
+            rhs += (f"-{body}" if c < 0 else body) if i == 0 else f" {sign} {body}"
+        return f"{_lhs_text(self.mode, self.alpha)} = {rhs or '0'}"
+
+    def latex(self) -> str:
+        rhs = ""
+        for i, term in enumerate(self.terms):
+            c = term.coef
+            body = rf"{abs(c):.2f}\,{term.latex(self.operator)}"
+            if i == 0:
+                rhs += f"-{body}" if c < 0 else body
+            else:
+                rhs += f" - {body}" if c < 0 else f" + {body}"
+        return f"{_lhs_latex(self.mode, self.alpha)} = {rhs or '0'}"
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "equation": self.text(),
+            "mode": self.mode,
+            "alpha": float(self.alpha),
+            "operator": self.operator,
+            "terms": [
+                {"power": int(t.power), "order": float(t.order), "coef": float(t.coef)}
+                for t in self.terms
+            ],
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Equation:
+        terms = tuple(
+            Term(int(t["power"]), float(t["order"]), float(t["coef"])) for t in d["terms"]
+        )
+        return cls(d["mode"], float(d["alpha"]), terms, d.get("operator", "directional"))
+
+
+@dataclass(frozen=True)
+class FrontPoint:
+    """Best model of one support size on the Pareto sweep (selection-stage, unpruned)."""
+
+    size: int
+    train_error: float
+    val_error: float
+    objective: float
+    aic: float
+    bic: float
+    equation: Equation
+
+
+@dataclass(frozen=True)
+class DiscoveryResult:
+    """Everything a discovery run produces (sklearn-style fitted state lives in the estimator)."""
+
+    front: tuple[FrontPoint, ...]  # every evaluated support size, in order of c
+    pareto: tuple[int, ...]  # support sizes on the Pareto front
+    selected_size: int
+    selected: Equation  # selection-stage model (before pruning)
+    final: Equation  # after pruning, polishing and exact refit
+    fit_error: float  # E_fit, paper Sec. 5.1
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = self.final.to_dict()
+        out["fit_error"] = float(self.fit_error)
+        out["selected_size"] = int(self.selected_size)
+        out["pareto_front"] = [
+            {
+                "size": fp.size,
+                "val_error": float(fp.val_error),
+                "train_error": float(fp.train_error),
+                "on_front": fp.size in self.pareto,
+                "equation": fp.equation.text(),
+            }
+            for fp in self.front
+        ]
+        out["timings"] = {k: float(v) for k, v in self.timings.items()}
+        _ = asdict  # records are plain dataclasses; asdict works for callers too
+        return out
