@@ -1,0 +1,152 @@
+"""Support-size selection: Pareto front, signed-chord elbow, information criteria, stopping
+rules and inactive-term pruning (paper Secs. 4.3-4.4, spec §6.6-6.8).
+
+All functions are pure and operate on plain arrays so they can be tested on constructed fronts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from numpy.typing import NDArray
+
+EPS = 1e-14
+SelectionRule = Literal["elbow", "aic", "bic"]
+
+
+@dataclass(frozen=True)
+class SelectionSettings:
+    """Selector and stopping constants (paper App. C; defaults are the paper's)."""
+
+    rule: SelectionRule = "elbow"
+    margin: float = 0.15  # two-point elbow margin on log10 E_val (paper Sec. 4.3)
+    auto_stop: bool = True
+    min_stop_size: int = 2  # c_min, earliest admissible stopping size
+    plateau_tol: float = 0.03  # delta, relative-improvement tolerance
+    plateau_log_tol: float = 0.02  # extra log10-improvement condition of the reference (spec §6.6)
+    patience: int = 1
+    prune_contrib: float = 1e-4  # tau_contrib (paper Sec. 4.4)
+    prune_abs: float = 1e-10  # tau_abs
+
+
+def pareto_front(sizes: NDArray, errors: NDArray) -> NDArray[np.intp]:
+    """Indices (sorted by size) of points not dominated in (size, error).
+
+    A point is dominated by another with ``size <=`` and ``error <=``, one of them strict.
+    """
+    sizes = np.asarray(sizes, dtype=float)
+    errors = np.asarray(errors, dtype=float)
+    keep = []
+    for i in range(sizes.size):
+        dominated = np.any(
+            (sizes <= sizes[i])
+            & (errors <= errors[i])
+            & ((sizes < sizes[i]) | (errors < errors[i]))
+        )
+        if not dominated:
+            keep.append(i)
+    keep_arr = np.array(keep, dtype=np.intp)
+    return keep_arr[np.argsort(sizes[keep_arr], kind="stable")]
+
+
+def select_elbow(sizes: NDArray, errors: NDArray, margin: float = 0.15) -> int:
+    """Index (into the given front, sorted by size) selected by the signed-chord elbow.
+
+    One point: take it. Two points: the larger iff it improves ``log10(E + eps)`` by more than
+    ``margin``. Three or more: min-max normalise ``x = c`` and the benefit ``y = -log10(E + eps)``;
+    among interior points with positive signed excess ``y_n - x_n`` over the chord take the
+    largest; if none, the smallest model (paper Sec. 4.3, spec §6.7).
+    """
+    sizes = np.asarray(sizes, dtype=float)
+    errors = np.asarray(errors, dtype=float)
+    n = sizes.size
+    if n == 0:
+        raise ValueError("cannot select from an empty front")
+    if n == 1:
+        return 0
+    logs = np.log10(errors + EPS)
+    if n == 2:
+        return 1 if (logs[0] - logs[1]) > margin else 0
+    x = (sizes - sizes.min()) / (sizes.max() - sizes.min() + EPS)
+    y = -logs
+    yn = (y - y.min()) / (y.max() - y.min() + EPS)
+    excess = yn - x
+    interior = excess[1:-1]
+    if np.any(interior > 0):
+        return 1 + int(np.argmax(interior))
+    return 0
+
+
+def select_by_criterion(scores: NDArray) -> int:
+    """Index of the minimum AIC/BIC-type score (first on ties)."""
+    return int(np.argmin(np.asarray(scores, dtype=float)))
+
+
+def select_on_front(
+    sizes: NDArray,
+    val_errors: NDArray,
+    aic: NDArray,
+    bic: NDArray,
+    settings: SelectionSettings,
+) -> int:
+    """Index into the given (all-size) arrays of the model selected on their Pareto front."""
+    front = pareto_front(sizes, val_errors)
+    if settings.rule == "elbow":
+        k = select_elbow(np.asarray(sizes)[front], np.asarray(val_errors)[front], settings.margin)
+    elif settings.rule == "aic":
+        k = select_by_criterion(np.asarray(aic)[front])
+    elif settings.rule == "bic":
+        k = select_by_criterion(np.asarray(bic)[front])
+    else:
+        raise ValueError(f"unknown selection rule {settings.rule!r}; use elbow, aic or bic")
+    return int(front[k])
+
+
+def is_plateau(prev: float, cur: float, tol: float, log_tol: float) -> bool:
+    """Relative validation improvement below ``tol`` (and log10 improvement below ``log_tol``)."""
+    rel = (prev - cur) / max(prev, EPS)
+    log_gain = np.log10(max(prev, EPS)) - np.log10(max(cur, EPS))
+    return bool(rel < tol and log_gain < log_tol)
+
+
+@dataclass
+class StoppingState:
+    """Plateau and selection-stability counters of the support-size sweep (spec §6.6)."""
+
+    best: float = np.inf
+    plateau_count: int = 0
+    stability_count: int = 0
+
+    def update(self, c: int, err: float, selected_size: int | None, s: SelectionSettings) -> bool:
+        """Record size ``c``; return True if the sweep should stop after it."""
+        if np.isfinite(self.best):
+            plateau = is_plateau(self.best, err, s.plateau_tol, s.plateau_log_tol)
+            self.plateau_count = self.plateau_count + 1 if plateau else 0
+        if err < self.best:
+            self.best = err
+        if selected_size is not None:
+            self.stability_count = self.stability_count + 1 if selected_size < c else 0
+        return bool(
+            s.auto_stop
+            and c >= s.min_stop_size
+            and (self.plateau_count >= s.patience or self.stability_count >= s.patience)
+        )
+
+
+def inactive_terms(
+    coef: NDArray, columns: NDArray, contrib_tol: float = 1e-4, abs_tol: float = 1e-10
+) -> NDArray[np.bool_]:
+    """Mask of terms to prune: ``|xi_j| <= abs_tol`` or ``r_j <= contrib_tol`` (paper Sec. 4.4).
+
+    ``r_j = ||xi_j theta_j|| / ||Theta xi||`` over all rows (``columns`` is ``(K, c)``); when the
+    denominator vanishes the sum of the term norms is used instead (spec §6.8).
+    """
+    coef = np.asarray(coef, dtype=float)
+    contrib = np.linalg.norm(columns * coef[None, :], axis=0)
+    total = float(np.linalg.norm(columns @ coef))
+    if total <= EPS:
+        total = float(contrib.sum())
+    ratio = contrib / (total if total > 0 else 1.0)
+    return (np.abs(coef) <= abs_tol) | (ratio <= contrib_tol)
