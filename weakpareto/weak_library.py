@@ -208,11 +208,12 @@ def weak_library(
     spatial_tests: Literal["gaussian", "fourier"] = "gaussian",
     test_counts: tuple[int, int] | None = None,
     temporal_scheme: TemporalScheme | None = None,
+    budget: str = "paper",
 ) -> WeakLibrary:
     """Build the weak library of a field on its grid (paper budget by default)."""
     dt, dx = uniform_step(t, "t"), uniform_step(x, "x")
     period = float(period) if period is not None else dx * x.size
-    temporal, spatial = build_test_functions(t, x, period, spatial_tests, test_counts)
+    temporal, spatial = build_test_functions(t, x, period, spatial_tests, test_counts, budget)
     scheme = temporal_scheme or ("gl_caputo" if operator == "gl_left" else "l1")
     return WeakLibrary(
         u=np.asarray(u, dtype=float),
