@@ -133,8 +133,10 @@ def main(argv: list[str] | None = None) -> None:
 def cmd_generate(args: list[str]) -> None:
     flags, overrides = _split(args)
     if "--help" in flags or "-h" in flags:
-        print("wp generate benchmark=<name> [noise=<fraction>] [noise_law=<law>] [seed=<int>] "
-              "out=<file.npz>\nbenchmarks: " + ", ".join(available_options("benchmark")))
+        print(
+            "wp generate benchmark=<name> [noise=<fraction>] [noise_law=<law>] [seed=<int>] "
+            "out=<file.npz>\nbenchmarks: " + ", ".join(available_options("benchmark"))
+        )
         return
     cfg = compose_config(overrides)
     from weakpareto.datasets import generate_to_file
@@ -147,9 +149,10 @@ def cmd_run(args: list[str]) -> None:
     flags, overrides = _split(args)
     multirun = "-m" in flags or "--multirun" in flags
     if "--help" in flags or "-h" in flags:
-        print("wp run benchmark=<name> noise=<fraction> seeds=<n> [method=...] [workers=N] "
-              "[-m sweeps]\n" + "\n".join(f"  {g}: {', '.join(available_options(g))}"
-                                          for g in GROUPS))
+        print(
+            "wp run benchmark=<name> noise=<fraction> seeds=<n> [method=...] [workers=N] "
+            "[-m sweeps]\n" + "\n".join(f"  {g}: {', '.join(available_options(g))}" for g in GROUPS)
+        )
         return
     from weakpareto.config import validate_run
 
@@ -174,7 +177,9 @@ def cmd_report(args: list[str]) -> None:
         raise UserInputError(f"unknown report option(s) {sorted(bad)}; use results_dir=, out_dir=")
     from weakpareto.report import render_all
 
-    paths = render_all(opts.get("results_dir", "results/runs"), opts.get("out_dir", "results/tables"))
+    paths = render_all(
+        opts.get("results_dir", "results/runs"), opts.get("out_dir", "results/tables")
+    )
     for p in paths:
         print(p)
 

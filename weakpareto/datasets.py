@@ -50,8 +50,10 @@ def field_summary(name: str, field: Field, cfg: DictConfig, noise: float, law: s
     """One-paragraph description: grid, range, truth equation."""
     truth = truth_equation(cfg.benchmark)
     grid = " x ".join(str(s) for s in field.u.shape)
-    span = f"t in [{field.t[0]:g}, {field.t[-1]:g}] (dt {field.dt:g}), x in [{field.x[0]:g}, " \
-           f"{field.x[-1]:g}] (dx {field.dx:g})"
+    span = (
+        f"t in [{field.t[0]:g}, {field.t[-1]:g}] (dt {field.dt:g}), x in [{field.x[0]:g}, "
+        f"{field.x[-1]:g}] (dx {field.dx:g})"
+    )
     if field.y is not None:
         span += f", y in [{field.y[0]:g}, {field.y[-1]:g}]"
     lvl = f"{100 * noise:g} % {law} noise" if noise > 0 else "no noise"

@@ -14,7 +14,6 @@ import time
 import traceback
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import hydra
@@ -44,14 +43,26 @@ def build_source(cfg: DictConfig, u: np.ndarray, t: np.ndarray, x: np.ndarray) -
         from weakpareto.strong_library import pointwise_library
 
         return pointwise_library(
-            u, t, x, operator=str(lib.operator), power_mode=str(lib.power_mode),
-            trim_t=int(bench.strong.trim_t), trim_x=int(bench.strong.trim_x), period=period,
+            u,
+            t,
+            x,
+            operator=str(lib.operator),
+            power_mode=str(lib.power_mode),
+            trim_t=int(bench.strong.trim_t),
+            trim_x=int(bench.strong.trim_x),
+            period=period,
         )
     from weakpareto.weak_library import weak_library
 
     return weak_library(
-        u, t, x, operator=str(lib.operator), power_mode=str(lib.power_mode), period=period,
-        spatial_tests=str(lib.spatial_tests), test_counts=counts,
+        u,
+        t,
+        x,
+        operator=str(lib.operator),
+        power_mode=str(lib.power_mode),
+        period=period,
+        spatial_tests=str(lib.spatial_tests),
+        test_counts=counts,
         budget=str(cfg.search.test_budget),
     )
 
@@ -96,8 +107,13 @@ def run_seed(cfg_container: dict, seed: int, overwrite: bool, results_dir: str) 
     cfg = OmegaConf.create(cfg_container)
     chash = config_hash(cfg)
     key = _key(cfg, seed, chash)
-    path = res.run_path(results_dir, **{k: key[k] for k in (
-        "benchmark", "method", "variant", "noise_law", "noise", "seed", "config_hash")})
+    path = res.run_path(
+        results_dir,
+        **{
+            k: key[k]
+            for k in ("benchmark", "method", "variant", "noise_law", "noise", "seed", "config_hash")
+        },
+    )
     if path.exists() and not overwrite:
         df = pd.read_parquet(path)
         return SeedOutcome(seed, df.iloc[0].to_dict(), skipped=True)
@@ -119,8 +135,9 @@ def run_seed(cfg_container: dict, seed: int, overwrite: bool, results_dir: str) 
         runtime = time.perf_counter() - t0
         msg = f"{type(err).__name__}: {err}"
         tb = traceback.format_exc(limit=3)
-        row = res.run_record(None, None, truth=truth, runtime=runtime, error=f"{msg}\n{tb}",
-                             **key, **extra)
+        row = res.run_record(
+            None, None, truth=truth, runtime=runtime, error=f"{msg}\n{tb}", **key, **extra
+        )
         fronts = []
     res.write_front_and_run(path, row, fronts)
     return SeedOutcome(seed, row, skipped=False)
@@ -174,8 +191,10 @@ def print_summary(cfg: DictConfig, outcomes: list[SeedOutcome]) -> None:
     from weakpareto.metrics import truth_equation
 
     truth = truth_equation(cfg.benchmark)
-    print(f"\n{cfg.benchmark.get('label', cfg.benchmark.name)} | method {cfg.method.name} | "
-          f"{100 * float(cfg.noise):g} % {cfg.noise_law.name} noise")
+    print(
+        f"\n{cfg.benchmark.get('label', cfg.benchmark.name)} | method {cfg.method.name} | "
+        f"{100 * float(cfg.noise):g} % {cfg.noise_law.name} noise"
+    )
     print(f"  truth   : {truth.text()}")
     for o in outcomes:
         r = o.row
@@ -184,15 +203,21 @@ def print_summary(cfg: DictConfig, outcomes: list[SeedOutcome]) -> None:
             err = str(r.get("error", "")).splitlines()[0]
             print(f"  seed {o.seed:<3}: FAILED {err}{tag}")
             continue
-        flags = f"support {'ok' if r['support_ok'] else 'NO'}, operator " \
-                f"{'ok' if r['operator_ok'] else 'NO'}"
-        print(f"  seed {o.seed:<3}: {r['equation']}  [{flags}; E_fit {r['fit_error']:.4f}; "
-              f"{r['runtime_s']:.1f} s]{tag}")
+        flags = (
+            f"support {'ok' if r['support_ok'] else 'NO'}, operator "
+            f"{'ok' if r['operator_ok'] else 'NO'}"
+        )
+        print(
+            f"  seed {o.seed:<3}: {r['equation']}  [{flags}; E_fit {r['fit_error']:.4f}; "
+            f"{r['runtime_s']:.1f} s]{tag}"
+        )
     ok = [o.row for o in outcomes if o.row.get("status") == "ok"]
     sup = [r for r in ok if r["support_ok"]]
     n = len(outcomes)
-    print(f"  support/power {len(sup)}/{n}, operator {sum(bool(r['operator_ok']) for r in ok)}/{n}"
-          f", failed {n - len(ok)}")
+    print(
+        f"  support/power {len(sup)}/{n}, operator {sum(bool(r['operator_ok']) for r in ok)}/{n}"
+        f", failed {n - len(ok)}"
+    )
     for k in ("e_alpha", "e_beta_max", "e_xi_max", "e_xi_2"):
         print(f"  {k:<10} {_fmt([r[k] for r in sup])}  (over support-recovered runs)")
     print(f"  E_fit      {_fmt([r['fit_error'] for r in ok])}  (over all runs)")
@@ -206,7 +231,3 @@ def _hydra_task(cfg: DictConfig) -> None:
 def hydra_run_entry() -> None:
     """Entry point used by ``wp run`` after validation (sys.argv holds the overrides)."""
     _hydra_task()
-
-
-
-

@@ -200,6 +200,24 @@ def _dedup(values: list[float], tol: float = 1e-9) -> list[float]:
     return out
 
 
+def _inside_bounds(x0: Array, bounds: list[tuple[float, float]]) -> Array:
+    """Clip ``x0`` so scipy's rescaling ``(x - mid)/|hi - lo| + 0.5`` stays in [0, 1].
+
+    An anchor on a bound can rescale to 1 + 1e-16 and be rejected; step it inward by ulps.
+    """
+    lo = np.array([b[0] for b in bounds], dtype=float)
+    hi = np.array([b[1] for b in bounds], dtype=float)
+    x = np.clip(x0, lo, hi)
+    mid, span = 0.5 * (lo + hi), np.abs(hi - lo)
+    for _ in range(8):
+        scaled = (x - mid) / np.where(span > 0, span, 1.0) + 0.5
+        high, low = scaled > 1.0, scaled < 0.0
+        if not (high.any() or low.any()):
+            break
+        x = np.where(high, np.nextafter(x, lo), np.where(low, np.nextafter(x, hi), x))
+    return x
+
+
 def optimise_pattern_branch(
     objective: PatternObjective,
     beta_range: tuple[float, float],
@@ -225,7 +243,7 @@ def optimise_pattern_branch(
         x0 = np.array(
             ([0.5 * (br.lo + br.hi)] if objective.fractional else []) + [mid_b] * len(powers)
         )
-    x0 = np.clip(x0, [b[0] for b in bounds], [b[1] for b in bounds])
+    x0 = _inside_bounds(np.asarray(x0, dtype=float), bounds)
     if settings.vectorized:
         func: Callable = lambda x: objective(np.asarray(x).T)  # noqa: E731  (dim, S) -> (S,)
     else:
