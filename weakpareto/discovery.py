@@ -261,6 +261,8 @@ class Discovery:
         alpha, betas = self.polish(pruned)
         final, fit = self.refit(pruned, alpha, betas)
         self.timings["refine"] = time.perf_counter() - t0
+        self.timings["n_rows"] = float(self.banks.n_rows)
+        self.timings["n_evals"] = float(self.n_evals)
         n_val = self.tables.val.n
         front = []
         for m in best_by_c:
