@@ -21,8 +21,18 @@ from weakpareto.search import SearchSettings
 from weakpareto.selection import SelectionSettings
 
 CONFIG_MODULE = "weakpareto.conf"
-NON_IDENTITY_KEYS = ("seed", "seeds", "results_dir", "overwrite", "workers", "progress", "out",
-                     "experiment", "variant", "hydra")
+NON_IDENTITY_KEYS = (
+    "seed",
+    "seeds",
+    "results_dir",
+    "overwrite",
+    "workers",
+    "progress",
+    "out",
+    "experiment",
+    "variant",
+    "hydra",
+)
 
 
 class UserInputError(ValueError):

@@ -1,0 +1,287 @@
+"""Recovery metrics and their aggregation (paper Sec. 5.1 "Evaluation protocol"; spec §9).
+
+Scoring a discovered equation against the benchmark truth:
+
+* **Matching map pi** -- truth terms are processed in their *stored* order; each takes the
+  still unmatched estimated term with the same power and the nearest order (ties: the first
+  such term in the estimate's order). A truth term without a same-power candidate stays
+  unmatched.
+* **Support/power recovery** -- the estimate has as many terms as the truth and every truth
+  term is matched.
+* **Operator-structure recovery** -- support/power recovery and, for every matched pair, an
+  identity truth term (order 0) is matched by an identity (``|beta| <= 1e-8``) and a derivative
+  truth term by a non-identity term with ``|beta_hat - beta| <= tau_q``; plus the same temporal
+  mode (``alpha* = 1`` means the exact integer mode) and ``|alpha_hat - alpha*| <= tau_q``.
+* ``e_alpha = |alpha_hat - alpha*|`` (always); ``e_beta_max``, ``e_xi_max`` and ``e_xi_2``
+  only when the support/power is recovered (NaN otherwise).
+
+Aggregation (spec §9, ``make_tables._agg``): counts ``k/n`` over all seeds; ``e_*`` mean and
+sample SD (``ddof=1``; SD 0 for one value) over support-recovered runs; ``E_fit`` mean and
+sample SD over all runs; ``--`` when there is nothing to average.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from weakpareto.records import IDENTITY_TOL, Equation, Mode, Term
+
+TAU_Q = 0.15  # operator-order tolerance tau_q (paper Sec. 5.1)
+XI_GUARD = 1e-12  # eps_xi in the coefficient errors
+EMPTY = "--"  # table entry when no run qualifies
+
+
+# -- truth ---------------------------------------------------------------------------------------
+def _get(cfg: Any, key: str, default: Any = None) -> Any:
+    if isinstance(cfg, Mapping):
+        return cfg.get(key, default)
+    try:  # omegaconf DictConfig (a MutableMapping, but be lenient with other containers)
+        return cfg[key] if key in cfg else default
+    except TypeError:
+        return getattr(cfg, key, default)
+
+
+def mode_of_alpha(alpha: float) -> Mode:
+    """Temporal mode implied by an order: 1 is the exact integer mode ``partial_t``."""
+    if abs(alpha - 1.0) <= 1e-12:
+        return "int"
+    return "sub" if alpha < 1.0 else "sup"
+
+
+def truth_equation(bench_cfg: Any) -> Equation:
+    """The benchmark's true equation, terms in the stored (YAML) order, not canonicalised.
+
+    Accepts a benchmark config (plain mapping or omegaconf ``DictConfig``) with a ``truth``
+    entry ``{mode, alpha, operator, terms: [{power, order, coef}, ...]}``, or that ``truth``
+    mapping itself. A missing ``mode`` is inferred from ``alpha``; a missing ``operator`` falls
+    back to ``library.operator`` and then to ``directional``.
+    """
+    truth = _get(bench_cfg, "truth", None)
+    if truth is None:
+        truth = bench_cfg
+    terms_cfg = _get(truth, "terms", None)
+    if terms_cfg is None:
+        raise ValueError("benchmark config has no truth.terms")
+    alpha = float(_get(truth, "alpha"))
+    mode = _get(truth, "mode", None) or mode_of_alpha(alpha)
+    operator = _get(truth, "operator", None)
+    if operator is None:
+        operator = _get(_get(bench_cfg, "library", {}) or {}, "operator", None) or "directional"
+    terms = tuple(
+        Term(int(_get(t, "power")), float(_get(t, "order")), float(_get(t, "coef")))
+        for t in terms_cfg
+    )
+    return Equation(str(mode), alpha, terms, str(operator))  # type: ignore[arg-type]
+
+
+# -- matching and scoring ------------------------------------------------------------------------
+def match_terms(estimate: Equation, truth: Equation) -> list[int | None]:
+    """The matching map pi: ``pi[j]`` is the index in ``estimate.terms`` of truth term ``j``."""
+    used: set[int] = set()
+    pi: list[int | None] = []
+    for tt in truth.terms:
+        best: int | None = None
+        best_dist = math.inf
+        for i, et in enumerate(estimate.terms):
+            if i in used or et.power != tt.power:
+                continue
+            dist = abs(et.order - tt.order)
+            if dist < best_dist:  # strict: ties keep the first candidate
+                best, best_dist = i, dist
+        if best is not None:
+            used.add(best)
+        pi.append(best)
+    return pi
+
+
+def required_mode(truth: Equation) -> Mode:
+    """Temporal mode the estimate must have: ``alpha* = 1`` always means the integer mode."""
+    return "int" if abs(truth.alpha - 1.0) <= 1e-12 else truth.mode
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """Recovery flags and errors of one discovered equation against the truth."""
+
+    support_ok: bool
+    operator_ok: bool
+    branch_ok: bool
+    e_alpha: float
+    e_beta_max: float
+    e_xi_max: float
+    e_xi_2: float
+    matching: tuple[int | None, ...] = ()
+
+    def as_row(self) -> dict[str, Any]:
+        """The columns stored in a results row (the matching map is not stored)."""
+        d = asdict(self)
+        d.pop("matching")
+        return d
+
+
+def score(estimate: Equation, truth: Equation, tau: float = TAU_Q) -> Metrics:
+    """Score ``estimate`` against ``truth`` with operator-order tolerance ``tau`` (spec §9)."""
+    pi = match_terms(estimate, truth)
+    support_ok = estimate.size == truth.size and all(i is not None for i in pi)
+    branch_ok = estimate.mode == required_mode(truth)
+    e_alpha = abs(float(estimate.alpha) - float(truth.alpha))
+    if not support_ok:
+        nan = float("nan")
+        return Metrics(False, False, branch_ok, e_alpha, nan, nan, nan, tuple(pi))
+    pairs = [(estimate.terms[i], tt) for i, tt in zip(pi, truth.terms)]  # type: ignore[index]
+    d_beta = np.array([abs(et.order - tt.order) for et, tt in pairs])
+    xi_hat = np.array([et.coef for et, _ in pairs])
+    xi_true = np.array([tt.coef for _, tt in pairs])
+    orders_ok = True
+    for (et, tt), db in zip(pairs, d_beta):
+        if abs(tt.order) <= IDENTITY_TOL:
+            orders_ok &= abs(et.order) <= IDENTITY_TOL
+        else:
+            orders_ok &= abs(et.order) > IDENTITY_TOL and db <= tau
+    operator_ok = bool(orders_ok and branch_ok and e_alpha <= tau)
+    e_beta_max = float(d_beta.max()) if d_beta.size else 0.0
+    rel = np.abs(xi_hat - xi_true) / (np.abs(xi_true) + XI_GUARD)
+    e_xi_max = float(rel.max()) if rel.size else 0.0
+    e_xi_2 = float(np.linalg.norm(xi_hat - xi_true) / (np.linalg.norm(xi_true) + XI_GUARD))
+    return Metrics(True, operator_ok, branch_ok, e_alpha, e_beta_max, e_xi_max, e_xi_2, tuple(pi))
+
+
+# -- aggregation ---------------------------------------------------------------------------------
+def count_str(flags: Iterable[Any], n: int | None = None) -> str:
+    """``"k/n"``: number of true flags (missing values count as false) over ``n`` runs."""
+    vals = list(flags)
+    k = sum(1 for v in vals if not _isnan(v) and bool(v))
+    return f"{k}/{len(vals) if n is None else n}"
+
+
+def _isnan(v: Any) -> bool:
+    """True for scalar missing values (None, NaN, pandas NA/NaT)."""
+    try:
+        return bool(pd.isna(v))
+    except (TypeError, ValueError):  # array-likes are not missing scalars
+        return False
+
+
+def finite(values: Iterable[Any]) -> np.ndarray:
+    """The finite values as a float array (None, NaN and inf dropped)."""
+    out = []
+    for v in values:
+        if v is None:
+            continue
+        try:
+            f = float(v)
+        except (TypeError, ValueError):
+            continue
+        if math.isfinite(f):
+            out.append(f)
+    return np.asarray(out, dtype=float)
+
+
+def mean_sd(values: Iterable[Any]) -> tuple[float, float] | None:
+    """Mean and sample SD (``ddof=1``; 0 for a single value) of the finite values, or None."""
+    v = finite(values)
+    if v.size == 0:
+        return None
+    sd = float(np.std(v, ddof=1)) if v.size > 1 else 0.0
+    return float(np.mean(v)), sd
+
+
+def _fixed(x: float, decimals: int) -> str:
+    s = f"{x:.{decimals}f}"
+    if s.startswith("-") and float(s) == 0.0:  # no "-0.000"
+        s = s[1:]
+    return s
+
+
+def fmt_fixed(x: Any, decimals: int) -> str:
+    """Plain fixed-point number, ``--`` when missing."""
+    v = finite([x])
+    return EMPTY if v.size == 0 else _fixed(float(v[0]), decimals)
+
+
+def fmt_pm(values: Iterable[Any], decimals: int) -> str:
+    """``$m\\pm s$`` (mean and sample SD of the finite values) or ``--``."""
+    ms = mean_sd(values)
+    if ms is None:
+        return EMPTY
+    m, s = ms
+    return f"${_fixed(m, decimals)}\\pm{_fixed(s, decimals)}$"
+
+
+def fmt_mean(values: Iterable[Any], decimals: int) -> str:
+    """Plain mean of the finite values (no SD), or ``--``."""
+    ms = mean_sd(values)
+    return EMPTY if ms is None else _fixed(ms[0], decimals)
+
+
+def fmt_sci(x: Any, digits: int) -> str:
+    """``$5.94{\\times}10^{-3}$`` with ``digits`` mantissa decimals, or ``--``."""
+    v = finite([x])
+    if v.size == 0:
+        return EMPTY
+    mant, exp = f"{float(v[0]):.{digits}e}".split("e")
+    return f"${mant}{{\\times}}10^{{{int(exp)}}}$"
+
+
+def fmt_sci_mean(values: Iterable[Any], digits: int) -> str:
+    """Scientific-notation mean of the finite values, or ``--``."""
+    ms = mean_sd(values)
+    return EMPTY if ms is None else fmt_sci(ms[0], digits)
+
+
+ERROR_COLUMNS = ("e_alpha", "e_beta_max", "e_xi_max", "e_xi_2")
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Aggregate of the runs of one table cell group (one benchmark/noise/method/variant)."""
+
+    n: int
+    n_support: int
+    n_operator: int
+    n_branch: int
+    conditioned: Mapping[str, tuple[float, ...]]  # e_* over support-recovered runs
+    fit_error: tuple[float, ...]  # E_fit over all runs (finite values)
+
+    def count(self, which: str) -> str:
+        k = {"support": self.n_support, "operator": self.n_operator, "branch": self.n_branch}
+        return f"{k[which]}/{self.n}"
+
+    def pm(self, column: str, decimals: int) -> str:
+        vals = self.fit_error if column == "fit_error" else self.conditioned[column]
+        return fmt_pm(vals, decimals)
+
+    def mean(self, column: str, decimals: int) -> str:
+        vals = self.fit_error if column == "fit_error" else self.conditioned[column]
+        return fmt_mean(vals, decimals)
+
+
+def summarise(rows: Sequence[Mapping[str, Any]] | Any) -> Summary:
+    """Aggregate run rows (dicts or a DataFrame) following spec §9.
+
+    Failed runs count in ``n`` but never as recovered; their ``E_fit`` is missing and skipped.
+    """
+    if hasattr(rows, "to_dict"):
+        rows = rows.to_dict("records")
+    rows = list(rows)
+
+    def flag(r: Mapping[str, Any], k: str) -> bool:
+        v = r.get(k)
+        return False if _isnan(v) else bool(v)
+
+    sup = [r for r in rows if flag(r, "support_ok")]
+    cond = {c: tuple(finite(r.get(c) for r in sup)) for c in ERROR_COLUMNS}
+    return Summary(
+        n=len(rows),
+        n_support=len(sup),
+        n_operator=sum(flag(r, "operator_ok") for r in rows),
+        n_branch=sum(flag(r, "branch_ok") for r in rows),
+        conditioned=cond,
+        fit_error=tuple(finite(r.get("fit_error") for r in rows)),
+    )
