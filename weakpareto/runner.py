@@ -207,8 +207,11 @@ def print_summary(cfg: DictConfig, outcomes: list[SeedOutcome]) -> None:
             f"support {'ok' if r['support_ok'] else 'NO'}, operator "
             f"{'ok' if r['operator_ok'] else 'NO'}"
         )
+        eq = str(r["equation"])
+        if int(r.get("n_terms") or 0) > 6:  # dense fixed-dictionary fits: keep the line readable
+            eq = f"{eq[:90]} ... ({int(r['n_terms'])} terms)"
         print(
-            f"  seed {o.seed:<3}: {r['equation']}  [{flags}; E_fit {r['fit_error']:.4f}; "
+            f"  seed {o.seed:<3}: {eq}  [{flags}; E_fit {r['fit_error']:.4f}; "
             f"{r['runtime_s']:.1f} s]{tag}"
         )
     ok = [o.row for o in outcomes if o.row.get("status") == "ok"]
