@@ -203,3 +203,81 @@ def test_paper_reference_data_is_complete():
     assert report.PAPER["tab:main"]["fade"]["e_alpha"] == r"$0.002\pm0.002$"
     assert len(report.PAPER["tab:rdnoise"]) == 8 and len(report.PAPER["tab:equations"]) == 8
     assert report.PAPER["tab:superunit"]["weak_pareto@1.0"] == {"branch": "5/5", "operator": "1/5"}
+
+
+def test_conditioning_csv_round_trip_through_render_all(tmp_path, capsys):
+    """write_conditioning_csv -> <results>/diagnostics/conditioning.csv -> tab_conditioning."""
+    from weakpareto.diagnostics import write_conditioning_csv
+
+    rows = [
+        {"spacing": 0.05, "columns": 59, "coherence": 0.9968134919, "condition": 1.2497e16},
+        {"spacing": 0.5, "columns": 6, "coherence": 0.7219640092, "condition": 319.535},
+        {"spacing": 0.25, "columns": 12, "coherence": 0.9212074118, "condition": 2.5931e9},
+        {"spacing": 0.1, "columns": 30, "coherence": 0.9872656209, "condition": 7.484e15},
+    ]
+    write_conditioning_csv(rows, tmp_path / "results" / "diagnostics" / "conditioning.csv")
+    runs_dir = tmp_path / "results" / "runs"
+    runs_dir.mkdir()
+    out = tmp_path / "results" / "tables"
+    paths = report.render_all(runs_dir, out)  # default CSV location: <runs>/../diagnostics
+    assert sorted(p.name for p in paths) == [
+        "tab_conditioning.tex",
+        "tab_conditioning_paper_vs_ours.md",
+    ]
+    err = capsys.readouterr().err
+    assert "fig:robustness: skipped" in err  # no runs: figure skipped with a note
+    body = (out / "tab_conditioning.tex").read_text().splitlines()
+    # coherence to 3 decimals, rows ordered by decreasing spacing as in the paper
+    expected = [
+        r"0.50 & 6 & 0.722 & $3.2{\times}10^{2}$ \\",
+        r"0.25 & 12 & 0.921 & $2.6{\times}10^{9}$ \\",
+        r"0.10 & 30 & 0.987 & $7.5{\times}10^{15}$ \\",
+        r"0.05 & 59 & 0.997 & $1.2{\times}10^{16}$ \\",
+    ]
+    start = body.index(r"\midrule") + 1
+    assert body[start : start + 4] == expected
+    md = (out / "tab_conditioning_paper_vs_ours.md").read_text()
+    assert "| spacing 0.10 | Mutual coherence | 0.987 | 0.987 | yes |" in md
+    assert "| spacing 0.10 | Condition number | 8.4×10^15 | 7.5×10^15 | no |" in md
+    assert "double-precision floor" in md
+
+
+def test_render_all_relative_results_dir_finds_conditioning(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "results" / "runs").mkdir(parents=True)
+    (tmp_path / "results" / "diagnostics").mkdir()
+    pd.DataFrame(
+        {"spacing": [0.5], "columns": [6], "coherence": [0.72196], "condition": [319.5]}
+    ).to_csv("results/diagnostics/conditioning.csv", index=False)
+    paths = report.render_all("results/runs", "results/tables")
+    assert [p.name for p in paths] == ["tab_conditioning.tex", "tab_conditioning_paper_vs_ours.md"]
+    md = (tmp_path / "results/tables/tab_conditioning_paper_vs_ours.md").read_text()
+    assert "floor" not in md  # no rounding-dominated condition number in this table
+
+
+def test_render_all_writes_robustness_figure(results_dir, tmp_path):
+    out = tmp_path / "tables"
+    paths = report.render_all(results_dir, out, conditioning_csv=tmp_path / "none.csv")
+    png, pdf = out / "fig_robustness.png", out / "fig_robustness.pdf"
+    assert png in paths and pdf in paths
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and pdf.read_bytes()[:5] == b"%PDF-"
+
+
+def test_conditioning_script_writes_the_paper_table(tmp_path):
+    import importlib.util
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[1] / "scripts" / "conditioning.py"
+    spec = importlib.util.spec_from_file_location("conditioning_script", script)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    csv = tmp_path / "diag" / "conditioning.csv"
+    assert mod.main(["--out", str(csv)]) == 0
+    rt = report.table_conditioning(csv)
+    cells = {rid: c for rid, _, c in rt.rows}
+    paper = report.PAPER["tab:conditioning"]
+    for rid in ("0.50", "0.25", "0.10", "0.05"):
+        assert cells[rid]["columns"] == paper[rid]["columns"]
+        assert cells[rid]["coherence"] == paper[rid]["coherence"]
+    for rid in ("0.50", "0.25"):  # well above the rounding floor: same at paper precision
+        assert cells[rid]["condition"] == paper[rid]["condition"]

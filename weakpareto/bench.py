@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from weakpareto.atomic import atomic_path
 from weakpareto.config import UserInputError, discovery_config
 
 PUBLISHED_S = {"fade": 26.5, "burgers": 32.7, "rd_space": 17.2, "rd_timespace": 13.3}
@@ -126,9 +127,8 @@ def fit_exponent(x: list[float], y: list[float]) -> float:
 
 
 def _write_csv(df: pd.DataFrame, path: Path) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    df.to_csv(tmp, index=False)
-    os.replace(tmp, path)
+    with atomic_path(path) as tmp:
+        df.to_csv(tmp, index=False)
 
 
 def run_bench(

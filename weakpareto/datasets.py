@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 from omegaconf import DictConfig, OmegaConf
 
+from weakpareto.atomic import atomic_path
 from weakpareto.config import UserInputError, require_int, require_noise
 from weakpareto.generators import Field, generate
 from weakpareto.metrics import truth_equation
@@ -35,15 +35,8 @@ def writable_path(out: object, suffix: str) -> Path:
 
 def save_npz_atomic(path: Path, **arrays: object) -> None:
     """Write ``.npz`` to a temp file in the target directory, then rename (never half-written)."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            np.savez(fh, **arrays)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    with atomic_path(path) as tmp, open(tmp, "wb") as fh:
+        np.savez(fh, **arrays)
 
 
 def field_summary(name: str, field: Field, cfg: DictConfig, noise: float, law: str) -> str:

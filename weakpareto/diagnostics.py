@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import csv
 import os
-import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from weakpareto.atomic import atomic_path
 from weakpareto.gram import FeatureSource
 
 Array = NDArray[np.float64]
@@ -85,22 +85,16 @@ def write_conditioning_csv(rows: Iterable[dict[str, Any]], path: str | os.PathLi
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", newline="") as fh:
-            writer = csv.DictWriter(fh, fieldnames=CONDITIONING_FIELDS, extrasaction="ignore")
-            writer.writeheader()
-            for row in rows:
-                writer.writerow(
-                    {
-                        "spacing": repr(float(row["spacing"])),
-                        "columns": int(row["columns"]),
-                        "coherence": repr(float(row["coherence"])),
-                        "condition": repr(float(row["condition"])),
-                    }
-                )
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_path(path) as tmp, open(tmp, "w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=CONDITIONING_FIELDS, extrasaction="ignore")
+        writer.writeheader()
+        for row in rows:
+            writer.writerow(
+                {
+                    "spacing": repr(float(row["spacing"])),
+                    "columns": int(row["columns"]),
+                    "coherence": repr(float(row["coherence"])),
+                    "condition": repr(float(row["condition"])),
+                }
+            )
     return path

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from weakpareto.atomic import write_text_atomic
 from weakpareto.metrics import (
     EMPTY,
     fmt_fixed,
@@ -998,6 +999,10 @@ def table_appendix(runs: pd.DataFrame) -> Rendered | None:
 
 
 # -- tab:conditioning ----------------------------------------------------------------------------
+#: Condition numbers this large are rounding-dominated (sigma_min ~ eps * sigma_max).
+CONDITION_FLOOR = 1e15
+
+
 def table_conditioning(csv_path: str | os.PathLike) -> Rendered | None:
     """From ``conditioning.csv`` (columns spacing, columns, coherence, condition)."""
     label = "tab:conditioning"
@@ -1024,7 +1029,14 @@ def table_conditioning(csv_path: str | os.PathLike) -> Rendered | None:
         ("coherence", "Mutual coherence"),
         ("condition", "Condition number"),
     ]
-    return Rendered(label, latex_table(label, body), rows, cols)
+    notes = []
+    if (df["condition"].astype(float) >= CONDITION_FLOOR).any():
+        notes.append(
+            f"{label}: condition numbers >= {CONDITION_FLOOR:.0e} have sigma_min at the "
+            "double-precision floor (about sigma_max * 1e-16); their leading digit depends on "
+            "the BLAS/LAPACK rounding, only the order of magnitude is reproducible"
+        )
+    return Rendered(label, latex_table(label, body), rows, cols, notes)
 
 
 # =================================================================================================
@@ -1080,9 +1092,7 @@ def paper_vs_ours(rt: Rendered) -> str:
 
 
 def _write_text(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    write_text_atomic(path, text)
 
 
 def write_rendered(rt: Rendered, out_dir: str | os.PathLike) -> list[Path]:
@@ -1128,24 +1138,44 @@ def build_tables(
     return tables, notes
 
 
+#: Stem (without suffix) of the robustness figure in ``out_dir``.
+FIGURE_STEM = "fig_robustness"
+
+
+def _render_figures(runs: pd.DataFrame, out_dir: str | os.PathLike, notes: list[str]) -> list[Path]:
+    """Paper Fig. 2 (PNG + PDF) when FADE/Burgers robustness runs exist; else a note."""
+    from weakpareto.figures import robustness_figure
+
+    try:
+        return robustness_figure(runs, Path(out_dir) / FIGURE_STEM)
+    except ValueError as exc:  # no matching runs
+        notes.append(f"fig:robustness: skipped ({exc})")
+        return []
+
+
 def render_all(
     results_dir: str | os.PathLike = "results/runs",
     out_dir: str | os.PathLike = "results/tables",
     conditioning_csv: str | os.PathLike | None = None,
 ) -> list[Path]:
-    """Render every table that has results; returns the written paths.
+    """Render every table that has results, and the robustness figure; returns the paths.
 
-    ``conditioning_csv`` defaults to ``<results_dir>/../diagnostics/conditioning.csv``.
-    Skipped tables and missing cells are reported on stderr (not errors).
+    ``conditioning_csv`` defaults to ``<results_dir>/../diagnostics/conditioning.csv``
+    (``results/diagnostics/conditioning.csv`` for ``results/runs``, written by
+    ``scripts/conditioning.py``). The robustness figure (paper Fig. 2) goes to
+    ``<out_dir>/fig_robustness.png`` and ``.pdf``. Skipped tables/figures and missing cells are
+    reported on stderr (not errors).
     """
     from weakpareto.results import load_fronts, load_runs
 
     if conditioning_csv is None:
-        conditioning_csv = Path(results_dir).parent / "diagnostics" / "conditioning.csv"
-    tables, notes = build_tables(load_runs(results_dir), load_fronts(results_dir), conditioning_csv)
+        conditioning_csv = Path(results_dir).resolve().parent / "diagnostics" / "conditioning.csv"
+    runs = load_runs(results_dir)
+    tables, notes = build_tables(runs, load_fronts(results_dir), conditioning_csv)
     paths: list[Path] = []
     for rt in tables:
         paths += write_rendered(rt, out_dir)
+    paths += _render_figures(runs, out_dir, notes)
     for n in notes:
         print(f"wp report: {n}", file=sys.stderr)
     return paths

@@ -23,13 +23,12 @@ from __future__ import annotations
 
 import inspect
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from weakpareto.atomic import write_text_atomic
 from weakpareto.config import UserInputError
 from weakpareto.estimator import WeakPareto
 from weakpareto.validation import (
@@ -166,15 +165,7 @@ def load_data(path: Path) -> tuple[Any, Any, Any]:
 def write_json_atomic(path: Path, payload: dict[str, Any]) -> None:
     """Write JSON to a temporary file beside ``path``, then rename (never half-written)."""
     text = json.dumps(payload, indent=2, allow_nan=False) + "\n"
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_text_atomic(path, text)
 
 
 def discover_command(args: list[str]) -> None:
