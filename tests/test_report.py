@@ -281,3 +281,224 @@ def test_conditioning_script_writes_the_paper_table(tmp_path):
         assert cells[rid]["coherence"] == paper[rid]["coherence"]
     for rid in ("0.50", "0.25"):  # well above the rounding floor: same at paper precision
         assert cells[rid]["condition"] == paper[rid]["condition"]
+
+
+# -- tab:ksens and tab:elbow-margin-sensitivity from synthetic frames ----------------------------
+NAN = float("nan")
+
+
+def _runs_frame(rows):
+    base = dict(
+        method="weak_pareto",
+        noise_law="multiplicative",
+        noise=0.1,
+        status="ok",
+        operator_ok=True,
+        e_alpha=0.0,
+        e_beta_max=0.0,
+        e_xi_max=0.0,
+        fit_error=0.01,
+        n_rows=NAN,
+        created_utc="2026-01-01T00:00:00",
+    )
+    return pd.DataFrame([{**base, **r} for r in rows])
+
+
+def _ksens_runs():
+    rows = []
+    # K15x21: one support failure whose e_alpha still enters the all-seed mean (spec §9 ksens)
+    e_alpha = [0.000, 0.001, 0.002, 0.003, 0.004]  # 0.002 +- 0.0016
+    e_beta = [0.01, 0.03, 0.05, 0.07, NAN]  # 0.04 +- 0.026 (NaN skipped)
+    e_xi = [0.04, 0.05, 0.05, 0.06, NAN]  # mean 0.05
+    fit = [0.008, 0.009, 0.009, 0.010, 0.009]  # mean 0.009
+    for s in range(5):
+        rows.append(
+            dict(
+                benchmark="fade",
+                variant="K15x21",
+                seed=s,
+                support_ok=s < 4,
+                operator_ok=s < 3,
+                e_alpha=e_alpha[s],
+                e_beta_max=e_beta[s],
+                e_xi_max=e_xi[s],
+                fit_error=fit[s],
+                n_rows=315,
+            )
+        )
+    # K44x60: two seeds, a wrong stored K (noted) and an older duplicate of seed 0 (ignored)
+    rows.append(
+        dict(
+            benchmark="fade",
+            variant="K44x60",
+            seed=0,
+            support_ok=False,
+            operator_ok=False,
+            e_alpha=0.9,
+            e_beta_max=NAN,
+            e_xi_max=NAN,
+            fit_error=0.9,
+            n_rows=2640,
+            created_utc="2025-01-01T00:00:00",
+        )
+    )
+    for s, (ea, eb, ex, fe) in enumerate([(0.001, 0.05, 0.1, 0.02), (0.003, 0.09, 0.14, 0.024)]):
+        rows.append(
+            dict(
+                benchmark="fade",
+                variant="K44x60",
+                seed=s,
+                support_ok=True,
+                e_alpha=ea,
+                e_beta_max=eb,
+                e_xi_max=ex,
+                fit_error=fe,
+                n_rows=2641,
+            )
+        )
+    rows.append(dict(benchmark="fade", variant="default", seed=0, support_ok=True))  # not ksens
+    return _runs_frame(rows)
+
+
+def test_ksens_cells_over_all_seeds():
+    kappa = {(15, 21): 1.604, (22, 30): 1.5954, (44, 60): 1.5919}
+
+    def condition(kt, kx):
+        if (kt, kx) == (31, 43):
+            raise ValueError("no field")
+        return kappa[(kt, kx)]
+
+    rt = report.table_ksens(_ksens_runs(), condition)
+    assert rt is not None and rt.stem == "tab_ksens"
+    lines = rt.latex.splitlines()
+    assert r"\label{tab:ksens}" in rt.latex and r"\operatorname" not in rt.latex
+    assert (
+        r"$15{\times}21$ & 315 & 4/5 & 3/5 & $0.002\pm0.002$ & $0.04\pm0.03$ & "
+        r"$5.0{\times}10^{-2}$ & $9.0{\times}10^{-3}$ & $1.60$ \\"
+    ) in lines
+    # no runs: design K, empty results, kappa still computed (a property of the test grid)
+    assert r"$22{\times}30$ & 660 & -- & -- & -- & -- & -- & -- & $1.60$ \\" in lines
+    assert r"$31{\times}43$ & 1333 & -- & -- & -- & -- & -- & -- & -- \\" in lines
+    assert (
+        r"$44{\times}60$ & 2641 & 2/2 & 2/2 & $0.002\pm0.001$ & $0.07\pm0.03$ & "
+        r"$1.2{\times}10^{-1}$ & $2.2{\times}10^{-2}$ & $1.59$ \\"
+    ) in lines
+    md = report.paper_vs_ours(rt)
+    assert "| 15x21 | e_alpha | 0.002 ± 0.002 | 0.002 ± 0.002 | yes |" in md
+    assert "| 15x21 | Supp./pow. | 5/5 | 4/5 | no |" in md
+    assert "| 15x21 | e_xi^max | 4.7×10^-2 | 5.0×10^-2 | no |" in md
+    assert "| 15x21 | cond_2 | 1.60 | 1.60 | yes |" in md
+    assert "| 62x85 | Oper./struct. | 1/5 | -- | no |" in md
+    assert "| 44x60 | K | 2640 | 2641 | no |" in md
+    assert "no runs for fade at 10 % with test counts 62x85 (K62x85)" in md
+    assert "runs of K44x60 have K = [2641], expected 2640" in md
+    assert "condition number for 31x43 unavailable (no field)" in md
+    assert report.table_ksens(_ksens_runs().iloc[-1:], condition) is None
+
+
+def test_ksens_condition_number_matches_paper():
+    # spec §10 item 3 on the shipped FADE data: sigma_max/sigma_min of the 2 exact columns
+    kappa = report.ksens_condition(15, 21)
+    assert 1.0 < kappa < 2.0
+    assert f"${kappa:.2f}$" == report.PAPER["tab:ksens"]["K15x21"]["condition"]
+
+
+def _front_rows(benchmark, variant, seed, e1, e2, created="2026-01-01T00:00:00", ch="aa"):
+    rows = []
+    for size, e in ((1, e1), (2, e2), (3, 0.9 * (e2 or e1))):
+        if e is not None:
+            rows.append(
+                dict(
+                    benchmark=benchmark,
+                    method="weak_pareto",
+                    variant=variant,
+                    noise_law="multiplicative",
+                    noise=0.1,
+                    seed=seed,
+                    config_hash=ch,
+                    size=size,
+                    train_error=e,
+                    val_error=e,
+                    created_utc=created,
+                )
+            )
+    return rows
+
+
+def _elbow_frames():
+    fr, runs = [], []
+    # FADE (m0.15 fronts): Delta_12 = 0.12, 0.17, 0.25, 0.105, 0.30
+    for s, d in enumerate([0.12, 0.17, 0.25, 0.105, 0.30]):
+        fr += _front_rows("fade", "m0.15", s, 1e-3 * 10**d, 1e-3, ch="new")
+    fr += _front_rows("fade", "m0.15", 0, 1.0, 1e-3, created="2025-01-01", ch="old")  # ignored
+    for s, d in enumerate([0.12, 0.17, 0.25, 0.105, 0.31]):  # m0.1 fronts: seed 4 differs
+        fr += _front_rows("fade", "m0.1", s, 1e-3 * 10**d, 1e-3)
+    # RD space: only the m0.2 fronts (fallback), seed 2 without a c = 2 model
+    for s, d in enumerate([0.107, 0.267, None, 0.126, 0.175]):
+        fr += _front_rows("rd_space", "m0.2", s, 0.3, None if d is None else 0.3 / 10**d)
+    # RD space full-selector reruns: support 5/5, 3/5, 1/5 (paper text), operator 0/5
+    for m, k in (("m0.1", 5), ("m0.15", 3), ("m0.2", 1)):
+        for s in range(5):
+            runs.append(
+                dict(benchmark="rd_space", variant=m, seed=s, support_ok=s < k, operator_ok=False)
+            )
+    runs.append(dict(benchmark="fade", variant="m0.15", seed=0, support_ok=True))
+    return _runs_frame(runs), pd.DataFrame(fr)
+
+
+def test_two_point_deltas_use_the_latest_front():
+    _, fronts = _elbow_frames()
+    d = report.two_point_deltas(fronts, "fade", "m0.15")
+    assert list(d.index) == [0, 1, 2, 3, 4]
+    assert d.to_numpy() == pytest.approx([0.12, 0.17, 0.25, 0.105, 0.30], abs=1e-12)
+    rd = report.two_point_deltas(fronts, "rd_space", "m0.2")
+    assert rd.isna().tolist() == [False, False, True, False, False]
+    assert report.two_point_deltas(fronts, "burgers", "m0.15").empty
+
+
+def test_elbow_margin_cells():
+    runs, fronts = _elbow_frames()
+    rt = report.table_elbow_margin(runs, fronts)
+    assert rt is not None and rt.stem == "tab_elbow_margin"
+    lines = rt.latex.splitlines()
+    assert r"\label{tab:elbow-margin-sensitivity}" in rt.latex
+    # counts are strict (> m2): 0.105 clears 0.10 only; 0.30 and 0.25 clear 0.20
+    assert r"FADE & $0.105$--$0.300$ & $5/5$ & $3/5$ & $2/5$ & --, $1/1$, -- \\" in lines
+    assert r"Frac.\ Burgers & -- & -- & -- & -- & -- \\" in lines
+    # NaN seed counts in n but never clears; the fallback fronts are noted
+    assert (
+        r"Frac.\ RD (space) & $0.107$--$0.267$ & $4/5$ & $2/5$ & $1/5$ & "
+        r"$5/5$, $3/5$, $1/5$ \\"
+    ) in lines
+    assert lines.index(r"\midrule") + 1 == lines.index(
+        next(x for x in lines if x.startswith("FADE &"))
+    )
+    md = report.paper_vs_ours(rt)
+    assert "| FADE | Range of Delta_12 | 0.971--1.124 | 0.105--0.300 | no |" in md
+    assert "| FADE | m2 = 0.10 | 5/5 | 5/5 | yes |" in md
+    assert "| Frac. RD (space) | m2 = 0.20 | 1/5 | 1/5 | yes |" in md
+    assert (
+        "| Frac. RD (space) | Full-selector supp./pow. (m2 = 0.10, 0.15, 0.20) | "
+        "5/5, 3/5, 1/5 | 5/5, 3/5, 1/5 | yes |"
+    ) in md
+    assert "Full-selector oper./struct. (m2 = 0.10, 0.15, 0.20; text, not tabulated) | " in md
+    assert "| 0/5, 0/5, 0/5 | 0/5, 0/5, 0/5 | yes |" in md
+    assert "| FADE | Full-selector supp./pow. (m2 = 0.10, 0.15, 0.20) | (not in paper) |" in md
+    assert "rd_space: Delta_12 from the m0.2 fronts (m0.15 fronts missing)" in md
+    assert "rd_space: no finite c = 1, 2 validation errors for seeds [2]" in md
+    assert "fade: Delta_12 of the m0.1 fronts differs from the m0.15 fronts by up to 0.01" in md
+    assert "no runs for burgers full-selector rerun m0.15" in md
+    assert report.table_elbow_margin(runs.iloc[:0], fronts.iloc[:0]) is None
+
+
+def test_build_tables_includes_the_new_tables(monkeypatch):
+    runs, fronts = _elbow_frames()
+    ksens = _ksens_runs()
+    ksens = ksens[ksens["variant"] != "default"]  # tab:equations needs full rows
+    all_runs = pd.concat([runs, ksens], ignore_index=True)
+    monkeypatch.setattr(report, "ksens_condition", lambda kt, kx: 1.5)
+    tables, notes = report.build_tables(all_runs, fronts)
+    by_label = {rt.label: rt for rt in tables}
+    assert by_label["tab:ksens"].rows[0][2]["condition"] == "$1.50$"
+    assert "tab:elbow-margin-sensitivity" in by_label
+    assert "tab:main: skipped (no matching results)" in notes

@@ -265,6 +265,12 @@ def run_bench(
 
 
 def bench_command(args: list[str]) -> None:
+    if "--help" in args or "-h" in args:
+        print(
+            "wp bench [benchmarks=fade,burgers,rd_space,rd_timespace] [repeats=3] "
+            "[scaling=true] [out_dir=results/bench] [overrides='search.maxiter=24;...']"
+        )
+        return
     opts = dict(a.split("=", 1) for a in args if "=" in a)
     valid = {"benchmarks", "repeats", "scaling", "out_dir", "overrides"}
     bad = set(opts) - valid

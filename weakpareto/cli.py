@@ -108,7 +108,10 @@ def _user_overrides(overrides: list[str]) -> list[str]:
 def main(argv: list[str] | None = None) -> None:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in ("-h", "--help", "help"):
-        print(_usage())
+        try:
+            print(_usage())
+        except BrokenPipeError:  # e.g. `wp --help | head`
+            pass
         return
     sub, rest = argv[0], argv[1:]
     handlers: dict[str, Callable[[list[str]], None]] = {
@@ -171,6 +174,12 @@ def cmd_run(args: list[str]) -> None:
 # -- report, discover, bench ---------------------------------------------------------------------
 def cmd_report(args: list[str]) -> None:
     flags, overrides = _split(args)
+    if "--help" in flags or "-h" in flags:
+        print(
+            "wp report [results_dir=results/runs] [out_dir=results/tables]: LaTeX tables, "
+            "paper-vs-ours files and the robustness figure from the Parquet results"
+        )
+        return
     opts = dict(o.split("=", 1) for o in overrides if "=" in o)
     bad = set(opts) - {"results_dir", "out_dir"}
     if bad:

@@ -172,7 +172,9 @@ def _legend_handles() -> list:
 def _save_atomic(fig, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_path(path) as tmp:
-        fig.savefig(tmp, format=path.suffix[1:], dpi=200, bbox_inches="tight")
+        fmt = path.suffix[1:]
+        meta = {"CreationDate": None} if fmt == "pdf" else None  # byte-stable re-renders
+        fig.savefig(tmp, format=fmt, dpi=200, bbox_inches="tight", metadata=meta)
 
 
 def robustness_figure(

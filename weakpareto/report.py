@@ -14,6 +14,7 @@ character. Preamble needs ``booktabs``, ``multirow`` and ``amssymb`` (``\\checkm
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sys
@@ -28,8 +29,10 @@ import pandas as pd
 from weakpareto.atomic import write_text_atomic
 from weakpareto.metrics import (
     EMPTY,
+    finite,
     fmt_fixed,
     fmt_mean,
+    fmt_pm,
     fmt_sci,
     fmt_sci_mean,
     summarise,
@@ -137,6 +140,11 @@ DECIMALS: dict[str, dict[str, dict[str, int]]] = {
     "tab:robustness": {"*": {"e_xi_max": 2, "fit_error_sci": 1}},
     "tab:progress": {"*": {"train_error_sci": 2, "val_error_sci": 2}},
     "tab:conditioning": {"*": {"spacing": 2, "coherence": 3, "condition_sci": 1}},
+    # e_alpha/e_beta mean +- SD (fixed); e_xi and E_fit plain means (scientific); cond_2 fixed
+    "tab:ksens": {
+        "*": {"e_alpha": 3, "e_beta_max": 2, "e_xi_max_sci": 1, "fit_error_sci": 1, "condition": 2}
+    },
+    "tab:elbow-margin-sensitivity": {"*": {"delta": 3}},
 }
 
 #: Reference values: table label -> row id -> column id -> LaTeX cell as printed in the paper.
@@ -444,6 +452,89 @@ PAPER: dict[str, dict[str, dict[str, str]]] = {
         "0.10": {"columns": "30", "coherence": "0.987", "condition": r"$8.4{\times}10^{15}$"},
         "0.05": {"columns": "59", "coherence": "0.997", "condition": r"$1.3{\times}10^{16}$"},
     },
+    # App. "Sensitivity to the number of weak rows"; row id = run variant (test counts).
+    "tab:ksens": {
+        "K15x21": {
+            "K": "315",
+            "support": "5/5",
+            "operator": "5/5",
+            "e_alpha": r"$0.002\pm0.002$",
+            "e_beta_max": r"$0.04\pm0.03$",
+            "e_xi_max": r"$4.7{\times}10^{-2}$",
+            "fit_error": r"$8.6{\times}10^{-3}$",
+            "condition": r"$1.60$",
+        },
+        "K22x30": {
+            "K": "660",
+            "support": "5/5",
+            "operator": "5/5",
+            "e_alpha": r"$0.002\pm0.002$",
+            "e_beta_max": r"$0.04\pm0.03$",
+            "e_xi_max": r"$5.0{\times}10^{-2}$",
+            "fit_error": r"$9.9{\times}10^{-3}$",
+            "condition": r"$1.60$",
+        },
+        "K31x43": {
+            "K": "1333",
+            "support": "5/5",
+            "operator": "5/5",
+            "e_alpha": r"$0.002\pm0.002$",
+            "e_beta_max": r"$0.03\pm0.03$",
+            "e_xi_max": r"$5.4{\times}10^{-2}$",
+            "fit_error": r"$1.4{\times}10^{-2}$",
+            "condition": r"$1.59$",
+        },
+        "K44x60": {
+            "K": "2640",
+            "support": "5/5",
+            "operator": "5/5",
+            "e_alpha": r"$0.002\pm0.002$",
+            "e_beta_max": r"$0.07\pm0.03$",
+            "e_xi_max": r"$1.2{\times}10^{-1}$",
+            "fit_error": r"$2.2{\times}10^{-2}$",
+            "condition": r"$1.59$",
+        },
+        "K62x85": {
+            "K": "5270",
+            "support": "5/5",
+            "operator": "1/5",
+            "e_alpha": r"$0.002\pm0.001$",
+            "e_beta_max": r"$0.22\pm0.07$",
+            "e_xi_max": r"$6.3{\times}10^{-1}$",
+            "fit_error": r"$3.4{\times}10^{-2}$",
+            "condition": r"$1.59$",
+        },
+    },
+    # App. E.1. The table has the c=1,2 audit; "full_support"/"full_operator" are the
+    # full-selector reruns at m2 = 0.10/0.15/0.20 quoted in the text (RD space only).
+    "tab:elbow-margin-sensitivity": {
+        "fade": {
+            "range": r"$0.971$--$1.124$",
+            "m0.1": "$5/5$",
+            "m0.15": "$5/5$",
+            "m0.2": "$5/5$",
+        },
+        "burgers": {
+            "range": r"$2.019$--$2.269$",
+            "m0.1": "$5/5$",
+            "m0.15": "$5/5$",
+            "m0.2": "$5/5$",
+        },
+        "rd_space": {
+            "range": r"$0.107$--$0.267$",
+            "m0.1": "$5/5$",
+            "m0.15": "$3/5$",
+            "m0.2": "$1/5$",
+            "full_support": "$5/5$, $3/5$, $1/5$",
+            "full_operator": "$0/5$, $0/5$, $0/5$",
+        },
+        "rd_timespace": {
+            "range": r"$0.384$--$0.663$",
+            "m0.1": "$5/5$",
+            "m0.15": "$5/5$",
+            "m0.2": "$5/5$",
+        },
+    },
 }
 
 _SUPPORT = r"\shortstack{Support/\\power}"
@@ -578,6 +669,37 @@ LAYOUT: dict[str, dict[str, Any]] = {
         ],
         "caption": "Conditioning of a fixed dense fractional dictionary as the order spacing "
         "shrinks (reproduction).",
+    },
+    "tab:ksens": {
+        "stem": "tab_ksens",
+        "size": r"\footnotesize",
+        "tabcolsep": "0pt",
+        "colspec": r"@{\extracolsep\fill}lcccccccc",
+        # paper macro \Tmat expanded to \Theta and \operatorname{cond} typeset as \mathrm{cond}
+        # so that the table needs no amsmath or paper preamble
+        "header": [
+            r" Test grid & $K$ & \shortstack{Supp./\\pow.} & \shortstack{Oper./\\struct.} & "
+            r"$e_\alpha$ & $e_\beta^{\max}$ & $e_\xi^{\max}$ & "
+            rf"{_EFIT} & $\mathrm{{cond}}_2(\widetilde\Theta)$ \\"
+        ],
+        "caption": r"Sensitivity to the number of weak rows $K=n_t^{\mathrm{test}}\times "
+        r"n_x^{\mathrm{test}}$ on FADE at $10\%$ noise (reproduction; mean $\pm$ sample SD "
+        r"over all seeds; $\mathrm{cond}_2$ of the column-normalised exact "
+        r"true-structure library on the seed-0 field).",
+    },
+    "tab:elbow-margin-sensitivity": {
+        "stem": "tab_elbow_margin",
+        "size": r"\footnotesize",
+        "tabcolsep": "4pt",
+        "colspec": r"@{\extracolsep\fill}lccccc",
+        "header": [
+            r"Benchmark & Range of $\Delta_{12}$ & $m_2=0.10$ & $m_2=0.15$ & $m_2=0.20$ & "
+            r"\shortstack{Full-selector supp.\\($m_2=0.10$, $0.15$, $0.20$)} \\"
+        ],
+        "caption": r"Sensitivity of the two-point elbow decision at $10\%$ multiplicative "
+        r"noise (reproduction). $\Delta_{12}=\log_{10}(\mathcal E_1^\star/\mathcal E_2^\star)$ "
+        r"from the $c=1,2$ fronts; the margin columns count seeds with $\Delta_{12}>m_2$; the "
+        r"last column gives the support/power recovery of full-selector reruns at each margin.",
     },
 }
 
@@ -1039,6 +1161,256 @@ def table_conditioning(csv_path: str | os.PathLike) -> Rendered | None:
     return Rendered(label, latex_table(label, body), rows, cols, notes)
 
 
+# -- tab:ksens -----------------------------------------------------------------------------------
+#: (K_t, K_x) of the K sweep: round(s * (44, 60)) for s = 0.35 ... 1.41 (spec §10 item 3).
+KSENS_COUNTS = ((15, 21), (22, 30), (31, 43), (44, 60), (62, 85))
+KSENS_COLUMNS = (
+    ("K", "K"),
+    ("support", "Supp./pow."),
+    ("operator", "Oper./struct."),
+    ("e_alpha", "e_alpha"),
+    ("e_beta_max", "e_beta^max"),
+    ("e_xi_max", "e_xi^max"),
+    ("fit_error", "E_fit"),
+    ("condition", "cond_2"),
+)
+#: Spatial orders of FADE's true structure (power 0, alpha = 0.8) for the condition number.
+KSENS_TRUE_ORDERS = (1.0, 1.7)
+
+
+def ksens_variant(kt: int, kx: int) -> str:
+    """Run variant of one K-sweep point (``conf/experiment/ksens.yaml``), e.g. ``K44x60``."""
+    return f"K{kt}x{kx}"
+
+
+@functools.lru_cache(maxsize=1)
+def _ksens_field() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The seed-0 10 %-noise FADE field (multiplicative law) and its grid."""
+    from weakpareto.generators import generate
+    from weakpareto.noise import add_noise
+
+    f = generate("fade")
+    return add_noise(f.u, "multiplicative", 0.10, 0), np.asarray(f.t), np.asarray(f.x)
+
+
+def ksens_condition(kt: int, kx: int) -> float:
+    """``cond_2`` (sigma_max/sigma_min) of the column-normalised exact true-structure library.
+
+    Spec §10 item 3: FADE's columns at beta = 1 and 1.7 (power 0; the alpha = 0.8 target is not a
+    column) on the seed-0 10 %-noise field with ``(kt, kx)`` Gaussian tests.
+    """
+    from weakpareto.weak_library import weak_library
+
+    u, t, x = _ksens_field()
+    lib = weak_library(u, t, x, operator="directional", power_mode="positive", test_counts=(kt, kx))
+    a = np.column_stack([lib.columns(0, [b])[0] for b in KSENS_TRUE_ORDERS])
+    a = a / np.linalg.norm(a, axis=0)
+    return float(np.linalg.cond(a))
+
+
+def _ksens_k(df: pd.DataFrame, kt: int, kx: int, label: str, notes: list[str]) -> str:
+    """K from the runs' ``n_rows`` (the design value ``kt * kx`` when there are none)."""
+    design = kt * kx
+    if df.empty or "n_rows" not in df:
+        return str(design)
+    ks = sorted({int(v) for v in finite(df["n_rows"])})
+    if not ks:
+        return str(design)
+    if ks != [design]:
+        notes.append(f"{label}: runs of {ksens_variant(kt, kx)} have K = {ks}, expected {design}")
+    return "/".join(str(k) for k in ks)
+
+
+def table_ksens(
+    runs: pd.DataFrame, condition: Callable[[int, int], float] | None = ksens_condition
+) -> Rendered | None:
+    """Paper tab:ksens: FADE at 10 % noise per test grid; every error over all seeds (spec §9).
+
+    ``condition(kt, kx)`` gives the ``cond_2`` column (default :func:`ksens_condition`; ``None``
+    leaves it empty).
+    """
+    label = "tab:ksens"
+    dec = DECIMALS[label]["*"]
+    groups = [
+        (kt, kx, select(runs, "fade", 0.10, variant=ksens_variant(kt, kx)))
+        for kt, kx in KSENS_COUNTS
+    ]
+    if all(df.empty for _, _, df in groups):
+        return None
+    rows, body, notes = [], [], []
+    for kt, kx, df in groups:
+        vid = ksens_variant(kt, kx)
+        if df.empty:
+            notes.append(_missing_note(label, f"fade at 10 % with test counts {kt}x{kx} ({vid})"))
+            cells = {c: EMPTY for c, _ in KSENS_COLUMNS}
+        else:
+            cells = {
+                "support": _count(df, "support"),
+                "operator": _count(df, "operator"),
+                "e_alpha": fmt_pm(df["e_alpha"], dec["e_alpha"]),
+                "e_beta_max": fmt_pm(df["e_beta_max"], dec["e_beta_max"]),
+                "e_xi_max": fmt_sci_mean(df["e_xi_max"], dec["e_xi_max_sci"]),
+                "fit_error": fmt_sci_mean(df["fit_error"], dec["fit_error_sci"]),
+            }
+        cells["K"] = _ksens_k(df, kt, kx, label, notes)
+        cells["condition"] = EMPTY
+        if condition is not None:
+            try:
+                kappa = fmt_fixed(condition(kt, kx), dec["condition"])
+            except (OSError, ValueError, RuntimeError, KeyError, np.linalg.LinAlgError) as exc:
+                notes.append(f"{label}: condition number for {kt}x{kx} unavailable ({exc})")
+            else:
+                cells["condition"] = EMPTY if kappa == EMPTY else f"${kappa}$"
+        grid = rf"${kt}{{\times}}{kx}$"
+        rows.append((vid, f"{kt}x{kx}", cells))
+        body.append(_line([grid, *(cells[c] for c, _ in KSENS_COLUMNS)]))
+    return Rendered(label, latex_table(label, body), rows, list(KSENS_COLUMNS), notes)
+
+
+# -- tab:elbow-margin-sensitivity ----------------------------------------------------------------
+#: Paper row order and row names.
+ELBOW_BENCHMARKS = ("fade", "burgers", "rd_space", "rd_timespace")
+ELBOW_TEX = {
+    "fade": "FADE",
+    "burgers": r"Frac.\ Burgers",
+    "rd_space": r"Frac.\ RD (space)",
+    "rd_timespace": r"Frac.\ RD (time--space)",
+}
+#: Two-point margins m2 of the audit; the default's fronts give Delta_12.
+ELBOW_MARGINS = (0.10, 0.15, 0.20)
+ELBOW_DEFAULT_MARGIN = 0.15
+#: Agreement expected between the c = 1, 2 fronts of the margin variants (the search up to c = 2
+#: does not depend on the margin).
+ELBOW_DELTA_TOL = 1e-9
+
+
+def margin_variant(margin: float) -> str:
+    """Run variant of a margin rerun (``conf/experiment/margin.yaml``), e.g. ``m0.15``."""
+    return f"m{margin:g}"
+
+
+def two_point_deltas(
+    fronts: pd.DataFrame,
+    benchmark: str,
+    variant: str,
+    noise: float = 0.10,
+    method: str = "weak_pareto",
+    noise_law: str = "multiplicative",
+) -> pd.Series:
+    """``Delta_12 = log10(E_1*/E_2*)`` (validation errors) per seed, from each seed's latest front.
+
+    NaN for a seed whose front lacks a finite positive ``E`` at ``c = 1`` or ``c = 2``; an empty
+    Series when there are no fronts.
+    """
+    if fronts.empty:
+        return pd.Series(dtype=float)
+    m = (
+        (fronts["benchmark"] == benchmark)
+        & (fronts["method"] == method)
+        & (fronts["variant"] == variant)
+        & (fronts["noise_law"] == noise_law)
+        & np.isclose(fronts["noise"].astype(float), noise, rtol=0.0, atol=1e-9)
+    )
+    out: dict[int, float] = {}
+    for seed, g in fronts.loc[m].groupby("seed", sort=True):
+        g = g.sort_values("created_utc", kind="stable", na_position="first")
+        g = g[g["config_hash"] == g.iloc[-1]["config_hash"]]
+        err = {int(s): float(e) for s, e in zip(g["size"], g["val_error"])}
+        e1, e2 = err.get(1, np.nan), err.get(2, np.nan)
+        ok = np.isfinite(e1) and np.isfinite(e2) and e1 > 0 and e2 > 0
+        out[int(seed)] = float(np.log10(e1 / e2)) if ok else np.nan
+    return pd.Series(out, dtype=float)
+
+
+def _counts_over(deltas: pd.Series, margin: float) -> str:
+    """``$k/n$``: seeds whose Delta_12 clears ``margin`` (strictly, as the selector), of all."""
+    if deltas.empty:
+        return EMPTY
+    k = int((deltas.to_numpy(dtype=float) > margin).sum())  # NaN never clears
+    return f"${k}/{deltas.size}$"
+
+
+def _delta_range(deltas: pd.Series, decimals: int) -> str:
+    v = finite(deltas)
+    if v.size == 0:
+        return EMPTY
+    return f"${fmt_fixed(v.min(), decimals)}$--${fmt_fixed(v.max(), decimals)}$"
+
+
+def table_elbow_margin(runs: pd.DataFrame, fronts: pd.DataFrame) -> Rendered | None:
+    """Paper tab:elbow-margin-sensitivity (App. E.1; spec §11 elbow-margin audit).
+
+    ``Delta_12`` comes from the c = 1, 2 fronts of the default-margin (``m0.15``) reruns (another
+    margin's fronts when those are missing, with a note); the margin columns count seeds with
+    ``Delta_12 > m2``. The extra column lists the support/power recovery of the full-selector
+    reruns at m2 = 0.10, 0.15, 0.20 (the paper quotes these in the text, RD space only).
+    """
+    label = "tab:elbow-margin-sensitivity"
+    dec = DECIMALS[label]["*"]
+    order = (ELBOW_DEFAULT_MARGIN, *(m for m in ELBOW_MARGINS if m != ELBOW_DEFAULT_MARGIN))
+    rows, body, notes = [], [], []
+    have_any = False
+    for b in ELBOW_BENCHMARKS:
+        per_margin = {m: two_point_deltas(fronts, b, margin_variant(m)) for m in ELBOW_MARGINS}
+        source = next((m for m in order if not per_margin[m].empty), None)
+        deltas = pd.Series(dtype=float) if source is None else per_margin[source]
+        if source is None:
+            notes.append(_missing_note(label, f"c = 1, 2 fronts of {b} at 10 %"))
+        else:
+            if source != ELBOW_DEFAULT_MARGIN:
+                notes.append(
+                    f"{label}: {b}: Delta_12 from the {margin_variant(source)} fronts "
+                    f"({margin_variant(ELBOW_DEFAULT_MARGIN)} fronts missing)"
+                )
+            bad = sorted(int(s) for s in deltas.index[~np.isfinite(deltas.to_numpy(float))])
+            if bad:
+                notes.append(
+                    f"{label}: {b}: no finite c = 1, 2 validation errors for seeds {bad} "
+                    "(counted as not clearing any margin)"
+                )
+            for m, other in per_margin.items():
+                common = deltas.index.intersection(other.index)
+                if m == source or common.empty:
+                    continue
+                diff = np.nanmax(np.abs(deltas[common].to_numpy() - other[common].to_numpy()))
+                if np.isfinite(diff) and diff > ELBOW_DELTA_TOL:
+                    notes.append(
+                        f"{label}: {b}: Delta_12 of the {margin_variant(m)} fronts differs from "
+                        f"the {margin_variant(source)} fronts by up to {diff:.3g}"
+                    )
+        full = {m: select(runs, b, 0.10, variant=margin_variant(m)) for m in ELBOW_MARGINS}
+        for m, df in full.items():
+            if df.empty:
+                notes.append(_missing_note(label, f"{b} full-selector rerun {margin_variant(m)}"))
+        have_any = have_any or source is not None or any(not df.empty for df in full.values())
+        full_cells = {}
+        for which in ("support", "operator"):
+            counts = [EMPTY if df.empty else f"${_count(df, which)}$" for df in full.values()]
+            full_cells[f"full_{which}"] = (
+                EMPTY if all(c == EMPTY for c in counts) else ", ".join(counts)
+            )
+        cells = {
+            "range": _delta_range(deltas, dec["delta"]),
+            **{margin_variant(m): _counts_over(deltas, m) for m in ELBOW_MARGINS},
+            **full_cells,
+        }
+        rows.append((b, BENCH_PLAIN[b], cells))
+        latex_cols = ("range", *(margin_variant(m) for m in ELBOW_MARGINS), "full_support")
+        body.append(_line([ELBOW_TEX[b], *(cells[c] for c in latex_cols)]))
+    if not have_any:
+        return None
+    cols = [
+        ("range", "Range of Delta_12"),
+        *((margin_variant(m), f"m2 = {m:.2f}") for m in ELBOW_MARGINS),
+        ("full_support", "Full-selector supp./pow. (m2 = 0.10, 0.15, 0.20)"),
+        (
+            "full_operator",
+            "Full-selector oper./struct. (m2 = 0.10, 0.15, 0.20; text, not tabulated)",
+        ),
+    ]
+    return Rendered(label, latex_table(label, body), rows, cols, notes)
+
+
 # =================================================================================================
 # Paper-vs-ours notes and driver
 # =================================================================================================
@@ -1126,6 +1498,8 @@ def build_tables(
             "tab:conditioning",
             lambda: table_conditioning(conditioning_csv) if conditioning_csv else None,
         ),
+        ("tab:ksens", lambda: table_ksens(runs, ksens_condition)),
+        ("tab:elbow-margin-sensitivity", lambda: table_elbow_margin(runs, fronts)),
     ]
     tables, notes = [], []
     for label, build in builders:
