@@ -15,6 +15,15 @@ Scoring a discovered equation against the benchmark truth:
 * ``e_alpha = |alpha_hat - alpha*|`` (always); ``e_beta_max``, ``e_xi_max`` and ``e_xi_2``
   only when the support/power is recovered (NaN otherwise).
 
+Directional (2-D) truths, whose terms carry a ``direction`` (paper Sec. subsec:twod,
+tab:twod; spec §12), are scored by :func:`score_directional`: the number of terms of every
+(power, direction) must equal the truth's (support size and direction multiset); within each
+direction the orders are matched optimally (Hungarian assignment on ``|beta_hat - beta|``,
+``scipy.optimize.linear_sum_assignment``); complete operator recovery additionally requires the
+1-D order rules above for every matched pair, the temporal branch and ``|alpha_hat - alpha*|``
+within ``tau_q`` — following the paper's text rather than the reference script, which skips
+the branch check.
+
 Aggregation (spec §9, ``make_tables._agg``): counts ``k/n`` over all seeds; ``e_*`` mean and
 sample SD (``ddof=1``; SD 0 for one value) over support-recovered runs; ``E_fit`` mean and
 sample SD over all runs; ``--`` when there is nothing to average.
@@ -29,6 +38,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy.optimize import linear_sum_assignment
 
 from weakpareto.records import IDENTITY_TOL, Equation, Mode, Term
 
@@ -74,10 +84,19 @@ def truth_equation(bench_cfg: Any) -> Equation:
     if operator is None:
         operator = _get(_get(bench_cfg, "library", {}) or {}, "operator", None) or "directional"
     terms = tuple(
-        Term(int(_get(t, "power")), float(_get(t, "order")), float(_get(t, "coef")))
+        Term(
+            int(_get(t, "power")),
+            float(_get(t, "order")),
+            float(_get(t, "coef")),
+            _direction(_get(t, "direction", None)),
+        )
         for t in terms_cfg
     )
     return Equation(str(mode), alpha, terms, str(operator))  # type: ignore[arg-type]
+
+
+def _direction(value: Any) -> str | None:
+    return None if value is None else str(value)
 
 
 # -- matching and scoring ------------------------------------------------------------------------
@@ -125,8 +144,18 @@ class Metrics:
         return d
 
 
+def is_directional(eq: Equation) -> bool:
+    """True when the equation's terms carry spatial directions (multi-dimensional model)."""
+    return any(t.direction is not None for t in eq.terms)
+
+
 def score(estimate: Equation, truth: Equation, tau: float = TAU_Q) -> Metrics:
-    """Score ``estimate`` against ``truth`` with operator-order tolerance ``tau`` (spec §9)."""
+    """Score ``estimate`` against ``truth`` with operator-order tolerance ``tau`` (spec §9).
+
+    Directional (2-D) truths are dispatched to :func:`score_directional`.
+    """
+    if is_directional(truth):
+        return score_directional(estimate, truth, tau)
     pi = match_terms(estimate, truth)
     support_ok = estimate.size == truth.size and all(i is not None for i in pi)
     branch_ok = estimate.mode == required_mode(truth)
@@ -150,6 +179,74 @@ def score(estimate: Equation, truth: Equation, tau: float = TAU_Q) -> Metrics:
     e_xi_max = float(rel.max()) if rel.size else 0.0
     e_xi_2 = float(np.linalg.norm(xi_hat - xi_true) / (np.linalg.norm(xi_true) + XI_GUARD))
     return Metrics(True, operator_ok, branch_ok, e_alpha, e_beta_max, e_xi_max, e_xi_2, tuple(pi))
+
+
+def match_directional(estimate: Equation, truth: Equation) -> list[int | None]:
+    """Optimal matching within each (power, direction) group (Hungarian on ``|delta beta|``).
+
+    ``pi[j]`` is the index in ``estimate.terms`` of truth term ``j`` (truth in stored order);
+    truth terms of a group with fewer estimated terms than needed stay partly unmatched.
+    """
+    pi: list[int | None] = [None] * truth.size
+    groups = {(t.power, t.direction) for t in truth.terms}
+    for key in sorted(groups, key=lambda k: (k[0], k[1] or "")):
+        tj = [j for j, t in enumerate(truth.terms) if (t.power, t.direction) == key]
+        ei = [i for i, t in enumerate(estimate.terms) if (t.power, t.direction) == key]
+        if not ei:
+            continue
+        cost = np.array(
+            [[abs(estimate.terms[i].order - truth.terms[j].order) for i in ei] for j in tj]
+        )
+        rows, cols = linear_sum_assignment(cost)
+        for r, c in zip(rows, cols):
+            pi[tj[r]] = ei[c]
+    return pi
+
+
+def _direction_multiset(eq: Equation) -> list[tuple[int, str]]:
+    return sorted((int(t.power), t.direction or "") for t in eq.terms)
+
+
+def score_directional(estimate: Equation, truth: Equation, tau: float = TAU_Q) -> Metrics:
+    """Score a directional (2-D) estimate (paper tab:twod; spec §12, with the paper's rules).
+
+    Support/direction recovery: the same support size and the same multiset of (power,
+    direction) labels as the truth. Complete operator recovery additionally needs, for every
+    optimally matched pair, the 1-D order rule (identity vs. ``|delta beta| <= tau``), the
+    truth's temporal branch and ``|alpha_hat - alpha*| <= tau``.
+    """
+    branch_ok = estimate.mode == required_mode(truth)
+    e_alpha = abs(float(estimate.alpha) - float(truth.alpha))
+    pi = match_directional(estimate, truth)
+    support_ok = _direction_multiset(estimate) == _direction_multiset(truth) and all(
+        i is not None for i in pi
+    )
+    if not support_ok:
+        nan = float("nan")
+        return Metrics(False, False, branch_ok, e_alpha, nan, nan, nan, tuple(pi))
+    pairs = [(estimate.terms[i], tt) for i, tt in zip(pi, truth.terms)]  # type: ignore[index]
+    d_beta = np.array([abs(et.order - tt.order) for et, tt in pairs])
+    orders_ok = True
+    for (et, tt), db in zip(pairs, d_beta):
+        if abs(tt.order) <= IDENTITY_TOL:
+            orders_ok &= abs(et.order) <= IDENTITY_TOL
+        else:
+            orders_ok &= abs(et.order) > IDENTITY_TOL and db <= tau
+    operator_ok = bool(orders_ok and branch_ok and e_alpha <= tau)
+    xi_hat = np.array([et.coef for et, _ in pairs])
+    xi_true = np.array([tt.coef for _, tt in pairs])
+    rel = np.abs(xi_hat - xi_true) / (np.abs(xi_true) + XI_GUARD)
+    e_xi_2 = float(np.linalg.norm(xi_hat - xi_true) / (np.linalg.norm(xi_true) + XI_GUARD))
+    return Metrics(
+        True,
+        operator_ok,
+        branch_ok,
+        e_alpha,
+        float(d_beta.max()) if d_beta.size else 0.0,
+        float(rel.max()) if rel.size else 0.0,
+        e_xi_2,
+        tuple(pi),
+    )
 
 
 # -- aggregation ---------------------------------------------------------------------------------

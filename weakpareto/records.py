@@ -17,11 +17,17 @@ IDENTITY_TOL = 1e-8
 
 @dataclass(frozen=True, order=True)
 class Term:
-    """One right-hand-side term ``coef * u**power * X_order u`` (order 0 is the identity)."""
+    """One right-hand-side term ``coef * u**power * X_order u`` (order 0 is the identity).
+
+    ``direction`` is the spatial coordinate the operator acts along in multi-dimensional
+    models (``"x"`` or ``"y"``, paper Eq. twod-model); ``None`` in 1-D, where the operator acts
+    along the only spatial axis.
+    """
 
     power: int
     order: float
     coef: float = 0.0
+    direction: str | None = None
 
     @property
     def is_identity(self) -> bool:
@@ -30,6 +36,9 @@ class Term:
     def _op_text(self, operator: OperatorKind) -> str:
         if self.is_identity:
             return "u"
+        if self.direction is not None:
+            sym = f"R_{self.direction}" if operator == "riesz" else f"D_{self.direction}"
+            return f"{sym}^{self.order:.4f} u"
         sym = "R" if operator == "riesz" else "D_x"
         return f"{sym}^{self.order:.4f} u"
 
@@ -37,8 +46,10 @@ class Term:
         if self.is_identity:
             return "u"
         if operator == "riesz":
-            return rf"\mathcal{{R}}_{{{self.order:.2f}}}u"
-        return rf"D_x^{{{self.order:.2f}}}u"
+            sub = "" if self.direction is None else f"^{{({self.direction})}}"
+            return rf"\mathcal{{R}}{sub}_{{{self.order:.2f}}}u"
+        d = "x" if self.direction is None else self.direction
+        return rf"D_{d}^{{{self.order:.2f}}}u"
 
     def text(self, operator: OperatorKind = "directional") -> str:
         base = self._op_text(operator)
@@ -79,8 +90,9 @@ class Equation:
         return len(self.terms)
 
     def canonical(self) -> Equation:
-        """Terms sorted by (power, order, coef) as in spec §6.6."""
-        return Equation(self.mode, self.alpha, tuple(sorted(self.terms)), self.operator)
+        """Terms sorted by (power, order, coef) as in spec §6.6 (2-D: grouped by direction)."""
+        terms = sorted(self.terms, key=lambda t: (t.power, t.direction or "", t.order, t.coef))
+        return Equation(self.mode, self.alpha, tuple(terms), self.operator)
 
     def text(self) -> str:
         rhs = ""
@@ -111,18 +123,23 @@ class Equation:
             "mode": self.mode,
             "alpha": float(self.alpha),
             "operator": self.operator,
-            "terms": [
-                {"power": int(t.power), "order": float(t.order), "coef": float(t.coef)}
-                for t in self.terms
-            ],
+            "terms": [_term_dict(t) for t in self.terms],
         }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Equation:
         terms = tuple(
-            Term(int(t["power"]), float(t["order"]), float(t["coef"])) for t in d["terms"]
+            Term(int(t["power"]), float(t["order"]), float(t["coef"]), t.get("direction"))
+            for t in d["terms"]
         )
         return cls(d["mode"], float(d["alpha"]), terms, d.get("operator", "directional"))
+
+
+def _term_dict(t: Term) -> dict[str, Any]:
+    out: dict[str, Any] = {"power": int(t.power), "order": float(t.order), "coef": float(t.coef)}
+    if t.direction is not None:  # 1-D dictionaries stay exactly as before
+        out["direction"] = str(t.direction)
+    return out
 
 
 @dataclass(frozen=True)

@@ -1550,6 +1550,9 @@ def render_all(
     for rt in tables:
         paths += write_rendered(rt, out_dir)
     paths += _render_figures(runs, out_dir, notes)
+    from weakpareto import report_twod
+
+    paths += report_twod.write_twod(runs, out_dir)  # [] when there are no 2-D runs
     for n in notes:
         print(f"wp report: {n}", file=sys.stderr)
     return paths

@@ -85,6 +85,8 @@ RUNS_SCHEMA = pa.schema(
         pa.field("config_json", pa.string()),
         pa.field("created_utc", pa.string()),  # ISO 8601, UTC
         pa.field("weakpareto_version", pa.string()),
+        # per-term spatial direction ("x" | "y") of multi-dimensional models; [] in 1-D
+        pa.field("directions", pa.list_(pa.string())),
     ],
     metadata=SCHEMA_METADATA,
 )
@@ -199,6 +201,11 @@ def run_record(
             powers=[int(t.power) for t in eq.terms],
             orders=[float(t.order) for t in eq.terms],
             coefs=[float(t.coef) for t in eq.terms],
+            directions=(
+                [str(t.direction or "") for t in eq.terms]
+                if any(t.direction is not None for t in eq.terms)
+                else []
+            ),
             equation=eq.text(),
             equation_latex=eq.latex(),
             selected_size=int(result.selected_size),
@@ -216,6 +223,7 @@ def run_record(
             powers=[],
             orders=[],
             coefs=[],
+            directions=[],
             equation="",
             equation_latex="",
             selected_size=None,
