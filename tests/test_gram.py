@@ -40,8 +40,10 @@ def test_gram_objective_matches_direct(system, mode, powers):
         alpha = x[i, 0] if obj.fractional else 1.0
         idx, w = banks.target_stencil(mode, np.array(alpha))
         y = banks.interpolate(idx, w)
-        cols = [banks.interpolate(*banks.column_stencil(p, np.array(b))) for p, b in
-                zip(powers, betas[i])]
+        cols = [
+            banks.interpolate(*banks.column_stencil(p, np.array(b)))
+            for p, b in zip(powers, betas[i])
+        ]
         ref = evaluate_direct(y, np.stack(cols, 1), tr, va, 1e-3)
         np.testing.assert_allclose(ev.coef[i], ref.coef[0], rtol=1e-9)
         assert ev.val_error[i] == pytest.approx(ref.val_error[0], rel=1e-10)
@@ -55,5 +57,6 @@ def test_bank_nodes_equal_exact_features(system, noisy_fade):
     lib = weak_library(u, t, x, operator="directional", power_mode="positive")
     node = banks.beta_nodes[17]
     idx, w = banks.column_stencil(1, np.array(node))
-    np.testing.assert_allclose(banks.interpolate(idx, w), lib.columns(1, np.array([node]))[0],
-                               rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(
+        banks.interpolate(idx, w), lib.columns(1, np.array([node]))[0], rtol=1e-12, atol=1e-15
+    )

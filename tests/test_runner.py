@@ -13,8 +13,9 @@ FAST = ["search.popsize=4", "search.maxiter=6", "progress=false"]
 
 
 def _cfg(tmp_path, *extra):
-    return compose_config(["benchmark=fade", "noise=0.05", "seeds=2", f"results_dir={tmp_path}",
-                           *FAST, *extra])
+    return compose_config(
+        ["benchmark=fade", "noise=0.05", "seeds=2", f"results_dir={tmp_path}", *FAST, *extra]
+    )
 
 
 def test_identical_equations_for_any_worker_count(tmp_path):
