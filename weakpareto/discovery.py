@@ -71,7 +71,7 @@ ProgressFn = Callable[[str], None]
 
 
 def fit_rows(y: Array, x: Array, ridge: float) -> Array:
-    """Column-normalised ridge (paper Eq. 19/22) on all given rows."""
+    """Column-normalised ridge (paper Eqs. 20, 22) on all given rows."""
     scale = np.linalg.norm(x, axis=0)
     scale = np.where(scale > 0.0, scale, 1.0)
     xn = x / scale

@@ -5,9 +5,9 @@
 >>> model.equation_.text()                                          # doctest: +SKIP
 'D_t^0.7997 u = -0.9817 D_x^0.9953 u + 0.4912 D_x^1.7473 u'
 
-The model class is ``T_{m,alpha} u = sum_j xi_j u^{p_j} X_{beta_j} u`` (paper Eq. 5) with a Caputo
+The model class is ``T_{m,alpha} u = sum_j xi_j u^{p_j} X_{beta_j} u`` (paper Eq. 4) with a Caputo
 temporal operator of branch ``m`` in {sub, int, sup} and a periodic spatial operator ``X_beta``
-(directional ``(i kappa)^beta`` or Riesz ``-|kappa|^beta``, paper Eq. 3). ``fit`` builds the
+(directional ``(i kappa)^beta`` or Riesz ``-|kappa|^beta``, paper Eqs. 2-3). ``fit`` builds the
 weak regression system ``b(m, alpha) = Theta(p, beta) xi + r`` from test-function projections
 (paper Eqs. 9-13, 18), sweeps the support size ``c = 1..max_terms`` with a continuous-order
 best-subset search (paper Eq. 19, ridge Eq. 20, validation score Eq. 21), selects the elbow of
@@ -116,7 +116,7 @@ class WeakPareto:
     paper declares per benchmark in tab:searchranges and which here default to a generic range)
     ----------
     operator : {"directional", "riesz"}
-        Periodic spatial operator family (paper Eq. 3): ``directional`` has multiplier
+        Periodic spatial operator family (paper Eqs. 2-3): ``directional`` has multiplier
         ``(i kappa)^beta`` (beta=1 is ``u_x``; transport), ``riesz`` has ``-|kappa|^beta``
         (beta=2 is ``u_xx``; symmetric diffusion).
     alpha_range : (lo, hi), 0 < lo < hi < 2, default (0.5, 1.5)
@@ -125,7 +125,7 @@ class WeakPareto:
     beta_range : (lo, hi), 0 <= lo < hi, default (0.5, 2.0)
         Spatial-order interval; ``lo = 0`` admits the identity term ``u`` (reaction).
     powers : tuple of int, default (0, 1, 2)
-        Admitted powers ``p`` in the terms ``u^p X_beta u`` (paper Eq. 5).
+        Admitted powers ``p`` in the terms ``u^p X_beta u`` (paper Eq. 4).
     power_mode : {"auto", "raw", "positive"}, default "auto"
         ``positive`` uses ``max(u, 0)^p`` for the nonlinear weights (the paper's setting for
         nonnegative fields such as FADE), ``raw`` uses ``u^p`` (sign-changing fields); ``auto``

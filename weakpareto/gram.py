@@ -118,7 +118,7 @@ class Evaluation:
 
     coef: Array  # (N, c)
     train_error: Array  # E_train, variance-normalised
-    val_error: Array  # E_val, variance-normalised (paper Eq. 20)
+    val_error: Array  # E_val, variance-normalised (paper Eq. 21)
     val_mse: Array  # raw validation MSE (for AIC/BIC-type scores)
 
 
@@ -139,7 +139,7 @@ def _rss(gram: Array, coef: Array) -> Array:
 
 
 def ridge_from_gram(gram: Array, ridge: float) -> Array:
-    """Column-normalised ridge (paper Eq. 19) from ``[y, X]`` Gram matrices ``(N, c+1, c+1)``."""
+    """Column-normalised ridge (paper Eq. 20) from ``[y, X]`` Gram matrices ``(N, c+1, c+1)``."""
     xx = gram[:, 1:, 1:]
     xy = gram[:, 1:, 0]
     c = xx.shape[-1]

@@ -1,4 +1,4 @@
-"""Discrete fractional operators and their discrete adjoints (paper Eqs. 1-3, 15; spec §4).
+"""Discrete fractional operators and their discrete adjoints (paper Eqs. 1-3, 12; spec §4).
 
 Array conventions
 -----------------
@@ -7,7 +7,7 @@ Array conventions
   ``s(kappa)`` with ``kappa = 2*pi*fftfreq(n, d=L/n)`` (numpy ordering; for even ``n`` the
   Nyquist bin is the negative value ``-pi/dx``).
 * The discrete inner product is ``<f, g>_h = dt*dx*sum(f*g)`` (uniform quadrature), so the
-  discrete adjoint (paper Eq. 15) of a matrix operator is its transpose and the adjoint of a
+  discrete adjoint (paper Eq. 12) of a matrix operator is its transpose and the adjoint of a
   Fourier multiplier is its complex conjugate followed by the real part.
 """
 
@@ -33,7 +33,7 @@ def wavenumbers(n: int, length: float) -> FloatArray:
 
 
 def riesz_multiplier(kappa: ArrayLike, beta: float | ArrayLike) -> FloatArray:
-    """Riesz multiplier ``-|kappa|**beta`` (paper Eq. 3); ``beta == 0`` is the identity (ones).
+    """Riesz multiplier ``-|kappa|**beta`` (paper Eq. 2); ``beta == 0`` is the identity (ones).
 
     ``beta`` may be an array of orders; the result then has shape ``beta.shape + kappa.shape``.
     The identity at ``beta = 0`` is a modelling convention (paper Sec. 2.1), not the limit.
@@ -48,7 +48,7 @@ def riesz_multiplier(kappa: ArrayLike, beta: float | ArrayLike) -> FloatArray:
 
 
 def directional_multiplier(kappa: ArrayLike, beta: float | ArrayLike) -> ComplexArray:
-    """Directional multiplier ``(i*kappa)**beta`` on the principal branch (paper Eq. 4).
+    """Directional multiplier ``(i*kappa)**beta`` on the principal branch (paper Eq. 3).
 
     ``|kappa|**beta * exp(i*pi*beta*sgn(kappa)/2)``; the zero mode is annihilated for
     ``beta > 0``; ``beta == 0`` is the identity. The Nyquist bin gets no special case (spec §4.4):

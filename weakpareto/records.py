@@ -78,7 +78,7 @@ def _lhs_latex(mode: Mode, alpha: float) -> str:
 
 @dataclass(frozen=True)
 class Equation:
-    """A fractional PDE ``T_{mode,alpha} u = sum_j xi_j u^{p_j} X_{beta_j} u`` (paper Eq. 5)."""
+    """A fractional PDE ``T_{mode,alpha} u = sum_j xi_j u^{p_j} X_{beta_j} u`` (paper Eq. 4)."""
 
     mode: Mode
     alpha: float

@@ -106,8 +106,11 @@ def build_source_2d(cfg: DictConfig, u: np.ndarray, field: Any) -> Any:
     )
 
 
-def discover_seed(cfg: DictConfig, seed: int) -> DiscoveryResult:
-    """Data → noise → library → discovery for one seed (1-D, or 2-D directional)."""
+def discover_seed(cfg: DictConfig, seed: int, progress: Any = None) -> DiscoveryResult:
+    """Data → noise → library → discovery for one seed (1-D, or 2-D directional).
+
+    ``progress`` (optional) receives a short text per finished search stage.
+    """
     from weakpareto.generators import generate
     from weakpareto.noise import add_noise
 
@@ -123,6 +126,7 @@ def discover_seed(cfg: DictConfig, seed: int) -> DiscoveryResult:
         return discover_2d(
             build_source_2d(cfg, u, field),
             dcfg,
+            progress,
             stability=str(sel.get("stability", "paper")),
             elbow_points=str(sel.get("elbow_points", "all")),
         )
@@ -132,7 +136,7 @@ def discover_seed(cfg: DictConfig, seed: int) -> DiscoveryResult:
         return grid_stridge_from_config(cfg, u, field.t, field.x, seed)
     from weakpareto.discovery import discover
 
-    return discover(build_source(cfg, u, field.t, field.x), dcfg)
+    return discover(build_source(cfg, u, field.t, field.x), dcfg, progress)
 
 
 def _key(cfg: DictConfig, seed: int, chash: str) -> dict[str, Any]:
@@ -147,7 +151,9 @@ def _key(cfg: DictConfig, seed: int, chash: str) -> dict[str, Any]:
     }
 
 
-def run_seed(cfg_container: dict, seed: int, overwrite: bool, results_dir: str) -> SeedOutcome:
+def run_seed(
+    cfg_container: dict, seed: int, overwrite: bool, results_dir: str, progress: Any = None
+) -> SeedOutcome:
     """Run (or resume) one seed and write its Parquet files; never raises for a failing seed."""
     from weakpareto import results as res
     from weakpareto.metrics import score, truth_equation
@@ -174,7 +180,7 @@ def run_seed(cfg_container: dict, seed: int, overwrite: bool, results_dir: str) 
     }
     t0 = time.perf_counter()
     try:
-        result = discover_seed(cfg, seed)
+        result = discover_seed(cfg, seed, progress)
         runtime = time.perf_counter() - t0
         metrics = score(result.final, truth)
         row = res.run_record(result, metrics, truth=truth, runtime=runtime, **key, **extra)
@@ -212,7 +218,11 @@ def run_config(cfg: DictConfig) -> list[SeedOutcome]:
     outcomes: list[SeedOutcome] = []
     if workers <= 1:
         for s in seeds:
-            outcomes.append(run_seed(container, s, overwrite, results_dir))
+            # serial runs also show the search stage (support size, power pattern)
+            def stage(text: str, s: int = s) -> None:
+                bar.set_postfix_str(f"seed {s}: {text}", refresh=True)
+
+            outcomes.append(run_seed(container, s, overwrite, results_dir, stage))
             bar.update()
     else:
         with ProcessPoolExecutor(max_workers=workers, initializer=_limit_threads) as pool:

@@ -2,8 +2,8 @@
 
 For each support size ``c``, each nondecreasing power pattern and each admitted temporal branch,
 differential evolution (scipy) optimises ``(alpha, beta_1..beta_c)`` (``beta`` only in the exact
-integer branch) of the objective ``J = log10(E_val) + Pi_dup`` (paper Eq. 18, App. C Eq. 30), with
-coefficients solved by the column-normalised ridge of Eq. 19 inside every evaluation. Evaluations
+integer branch) of the objective ``J = log10(E_val) + Pi_dup`` (paper Eq. 19, App. C Eq. 30), with
+coefficients solved by the column-normalised ridge of Eq. 20 inside every evaluation. Evaluations
 go through :class:`weakpareto.gram.GramTables`, so a whole population is scored in one batched
 call.
 """

@@ -5,7 +5,7 @@ Used by ``wp discover`` (:mod:`weakpareto.user_data`) and by
 :class:`weakpareto.config.UserInputError` (a ``ValueError``) with ONE line that names the problem
 and the fix; the CLI prints it and exits with code 2, without a traceback.
 
-Array conventions (paper Sec. 2.1, Eq. 5): ``u`` is ``(nt, nx)`` — time on axis 0, space on
+Array conventions (paper Sec. 2.1, Eq. 4): ``u`` is ``(nt, nx)`` — time on axis 0, space on
 axis 1 — sampled on uniform, strictly increasing grids ``t`` (``nt``) and ``x`` (``nx``). Space is
 periodic with period ``L``; the default ``L = nx * dx`` is an endpoint-excluded grid. An
 endpoint-included grid (last point ``x_0 + L`` repeating the first) is accepted when ``period=L``
@@ -103,7 +103,7 @@ def check_choice(name: str, value: Any, choices: Sequence[str], hint: str = "") 
 
 
 def check_operator(value: Any) -> str:
-    """Spatial operator family of the periodic library (paper Eq. 3)."""
+    """Spatial operator family of the periodic library (paper Eqs. 2-3)."""
     return check_choice(
         "operator",
         value,

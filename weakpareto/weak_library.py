@@ -1,4 +1,4 @@
-"""The weak regression system ``b(m, alpha) = Theta(p, beta) xi + r`` (paper Eqs. 6-13, 18).
+"""The weak regression system ``b(m, alpha) = Theta(p, beta) xi + r`` (paper Eqs. 7-12, 18).
 
 Implementation facts follow spec §3 and §5.
 
@@ -10,17 +10,17 @@ Array conventions
   l2-normalised (spec §3.3).
 * Weak rows are flattened time-test-major: row ``k = a*K_x + l`` (spec §5).
 * Quadrature is uniform, ``<f, g>_h = dt*dx*sum(f*g)``, so every discrete adjoint is a transpose
-  (paper Eq. 15) and every row is a separable contraction ``dt*dx * T F S^T`` of a field ``F``;
+  (paper Eq. 12) and every row is a separable contraction ``dt*dx * T F S^T`` of a field ``F``;
   no ``K x N`` matrix is ever formed.
 
 Target (paper Eq. 9): ``b_k = <D_h^alpha u, phi_k>_h = dt dx (T D_h^alpha) u S^T`` with
 ``D_h^alpha`` the L1 matrix (sub), ``D1`` (int) or ``L1_{alpha-1} D1`` (sup); the transpose of
 the temporal operator lands on the temporal tests.
 
-Linear columns (paper Eq. 11): ``theta_k = <u, X_beta^* phi_k>_h = dt dx T u (X_beta^* S)^T`` —
+Linear columns (paper Eq. 10): ``theta_k = <u, X_beta^* phi_k>_h = dt dx T u (X_beta^* S)^T`` —
 the spatial adjoint acts on the test functions only.
 
-Nonlinear columns (paper Eq. 12): ``<u, X_beta^*(P(u) phi_k)>_h``, which by the discrete adjoint
+Nonlinear columns (paper Eq. 11): ``<u, X_beta^*(P(u) phi_k)>_h``, which by the discrete adjoint
 chain equals ``dt dx T (P(u) * X_beta u) S^T`` exactly; ``P(u) = max(u, 0)^p`` in the positive
 power mode and ``u^p`` otherwise (spec §5). ``beta = 0`` is the identity candidate.
 """
@@ -130,7 +130,7 @@ class WeakLibrary:
         return np.einsum("...j,gij->g...i", f, mats)
 
     def spatial_adjoint_tests(self, betas: Array) -> Array:
-        """``X_beta^* psi_l`` for every spatial test and beta: ``(G, K_x, nx)`` (paper Eq. 11)."""
+        """``X_beta^* psi_l`` for every spatial test and beta: ``(G, K_x, nx)`` (paper Eq. 10)."""
         betas = np.atleast_1d(np.asarray(betas, dtype=float))
         s = self.spatial_tests
         if self.operator in ("directional", "riesz"):
@@ -159,7 +159,7 @@ class WeakLibrary:
         return self.quadrature * rows.reshape(alphas.size, -1)
 
     def columns(self, power: int, betas: Array) -> Array:
-        """Exact weak columns for one power at each beta: ``(G, K)`` (paper Eqs. 11-12)."""
+        """Exact weak columns for one power at each beta: ``(G, K)`` (paper Eqs. 10-11)."""
         betas = np.atleast_1d(np.asarray(betas, dtype=float))
         if power == 0:
             tu = self.temporal_tests @ self.u  # (K_t, nx)

@@ -16,7 +16,7 @@ Weak system
   width is the 1-D rule and every spatial width the 1-D count-to-width rule on its own axis
   (``L/30`` for 40 tests).
 * Rows are flattened ``k = (a*K_x + l)*K_y + m`` and quadrature is ``dt*dx*dy`` (uniform
-  weights, so every discrete adjoint is a transpose, paper Eq. 15).
+  weights, so every discrete adjoint is a transpose, paper Eq. 12).
 * Target: ``b_k(alpha) = dt dx dy sum (T D_h^alpha)[a,i] u[i,j,k] S_x[l,j] S_y[m,k]`` — the L1
   (subunit), ``D1`` (exact integer) or ``L1_{alpha-1} D1`` (superunit) transpose lands on the
   temporal tests.
