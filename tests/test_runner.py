@@ -45,10 +45,10 @@ def test_resume_skips_done_seeds_and_overwrite_reruns(tmp_path, capsys):
 def test_failing_seed_is_recorded_and_others_go_on(tmp_path, monkeypatch):
     real = runner.discover_seed
 
-    def flaky(cfg, seed):
+    def flaky(cfg, seed, progress=None):
         if seed == 1:
             raise RuntimeError("synthetic failure")
-        return real(cfg, seed)
+        return real(cfg, seed, progress)
 
     monkeypatch.setattr(runner, "discover_seed", flaky)
     runner.run_config(_cfg(tmp_path))
