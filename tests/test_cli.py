@@ -155,3 +155,49 @@ def test_sweep_points_are_all_validated(tmp_path, capsys):
     )
     assert "noise" in err
     assert not any(tmp_path.rglob("*.parquet"))
+
+
+def test_multirun_sweep_writes_one_result_per_point(tmp_path):
+    out = run_wp(
+        [
+            "run",
+            "-m",
+            "benchmark=fade",
+            "noise=0,0.05",
+            "seeds=1",
+            "search.popsize=4",
+            "search.maxiter=4",
+            "progress=false",
+            f"results_dir={tmp_path / 'r'}",
+        ],
+        tmp_path,
+    )
+    assert out.returncode == 0, out.stderr
+    files = sorted(
+        p.name
+        for p in (tmp_path / "r" / "fade").glob("*.parquet")
+        if not p.name.endswith(".front.parquet")
+    )
+    assert len(files) == 2 and "__0__" in files[0] + files[1] and "__0.05__" in "".join(files)
+
+
+def test_multirun_with_joblib_launcher(tmp_path):
+    pytest.importorskip("hydra_plugins.hydra_joblib_launcher")  # optional extra `.[joblib]`
+    out = run_wp(
+        [
+            "run",
+            "-m",
+            "hydra/launcher=joblib",
+            "hydra.launcher.n_jobs=2",
+            "benchmark=fade",
+            "noise=0,0.05",
+            "seeds=1",
+            "search.popsize=4",
+            "search.maxiter=4",
+            "progress=false",
+            f"results_dir={tmp_path / 'r'}",
+        ],
+        tmp_path,
+    )
+    assert out.returncode == 0, out.stderr
+    assert len(list((tmp_path / "r" / "fade").glob("*.front.parquet"))) == 2
