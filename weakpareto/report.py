@@ -1553,6 +1553,10 @@ def render_all(
     from weakpareto import report_twod
 
     paths += report_twod.write_twod(runs, out_dir)  # [] when there are no 2-D runs
+    from weakpareto import report_forward
+
+    diagnostics = Path(results_dir).resolve().parent / "diagnostics"
+    paths += report_forward.write_forward(out_dir, diagnostics)  # [] without forward.csv
     for n in notes:
         print(f"wp report: {n}", file=sys.stderr)
     return paths
