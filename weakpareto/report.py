@@ -1553,6 +1553,9 @@ def render_all(
     from weakpareto import report_twod
 
     paths += report_twod.write_twod(runs, out_dir)  # [] when there are no 2-D runs
+    from weakpareto import report_twod_extra
+
+    paths += report_twod_extra.write_twod_extra(runs, out_dir)  # width / resolution studies
     from weakpareto import report_forward
 
     diagnostics = Path(results_dir).resolve().parent / "diagnostics"
