@@ -7,9 +7,10 @@ WP      = $(BIN)/wp
 WORKERS ?= 2
 RUNS   ?= results/runs
 
-.PHONY: install demo test test-slow lint format tables reproduce reproduce-main \
-        reproduce-rdnoise reproduce-robustness reproduce-ablation reproduce-superunit \
-        reproduce-gaussian reproduce-appendix conditioning bench clean
+EXPERIMENTS = main rdnoise robustness ablation superunit gaussian appendix ksens margin \
+              twod twod_width twod_resolution
+.PHONY: install demo test test-slow lint format tables reproduce diagnostics bench clean \
+        $(addprefix reproduce-,$(EXPERIMENTS))
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,28 +42,27 @@ format: install
 tables: install
 	$(WP) report results_dir=$(RUNS) out_dir=results/tables
 
-reproduce-main: install
-	$(WP) run -m +experiment=main workers=$(WORKERS) results_dir=$(RUNS)
-reproduce-rdnoise: install
-	$(WP) run -m +experiment=rdnoise workers=$(WORKERS) results_dir=$(RUNS)
-reproduce-robustness: install
-	$(WP) run -m +experiment=robustness workers=$(WORKERS) results_dir=$(RUNS)
-reproduce-ablation: install
-	$(WP) run -m +experiment=ablation workers=$(WORKERS) results_dir=$(RUNS)
-reproduce-superunit: install
-	$(WP) run -m +experiment=superunit workers=$(WORKERS) results_dir=$(RUNS)
-reproduce-gaussian: install
-	$(WP) run -m +experiment=gaussian workers=$(WORKERS) results_dir=$(RUNS)
+# one target per paper table: `make reproduce-<experiment>` runs conf/experiment/<experiment>.yaml
+$(filter-out reproduce-appendix,$(addprefix reproduce-,$(EXPERIMENTS))): reproduce-%: install
+	$(WP) run -m +experiment=$* workers=$(WORKERS) results_dir=$(RUNS) progress=false
 reproduce-appendix: install
-	$(WP) run -m +experiment=appendix workers=$(WORKERS) results_dir=$(RUNS)
-	$(WP) run -m +experiment=appendix_ade_p0 workers=$(WORKERS) results_dir=$(RUNS)
-	$(WP) run -m +experiment=appendix_riesz2_p0_aic workers=$(WORKERS) results_dir=$(RUNS)
-conditioning: install
-	$(BIN)/python scripts/conditioning.py
+	$(WP) run -m +experiment=appendix workers=$(WORKERS) results_dir=$(RUNS) progress=false
+	$(WP) run -m +experiment=appendix_ade_p0 workers=$(WORKERS) results_dir=$(RUNS) progress=false
+	$(WP) run -m +experiment=appendix_riesz2_p0_aic workers=$(WORKERS) results_dir=$(RUNS) \
+	    progress=false
 
-## every experiment configured so far, then the tables
-reproduce: reproduce-main reproduce-rdnoise reproduce-robustness reproduce-ablation \
-           reproduce-superunit reproduce-gaussian reproduce-appendix conditioning tables
+## diagnostics that are not discovery sweeps (tab:conditioning, tab:forward, tab:burgers,
+## tab:local-identifiability, App. B checks); tab:forward reads the campaign runs
+diagnostics: install
+	$(BIN)/python scripts/conditioning.py
+	$(BIN)/python scripts/verify_appendix_b.py
+	$(BIN)/python scripts/burgers_margin.py
+	$(BIN)/python scripts/local_identifiability.py
+	$(BIN)/python scripts/forward_validation.py --runs $(RUNS)
+
+## every experiment configured so far, then the diagnostics and the tables
+reproduce: $(addprefix reproduce-,$(EXPERIMENTS))
+	$(MAKE) diagnostics tables
 
 bench: install
 	$(WP) bench

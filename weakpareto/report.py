@@ -1560,6 +1560,9 @@ def render_all(
 
     diagnostics = Path(results_dir).resolve().parent / "diagnostics"
     paths += report_forward.write_forward(out_dir, diagnostics)  # [] without forward.csv
+    from weakpareto import report_diagnostics
+
+    paths += report_diagnostics.write_diagnostics(out_dir, diagnostics)  # tab:burgers, S_beta
     for n in notes:
         print(f"wp report: {n}", file=sys.stderr)
     return paths
