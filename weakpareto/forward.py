@@ -37,6 +37,7 @@ from scipy.special import gamma as gamma_fn
 
 from weakpareto.operators import directional_multiplier, riesz_multiplier, wavenumbers
 from weakpareto.records import Equation, Term
+from weakpareto.results import select_cell as select_runs
 
 __all__ = [
     "DEALIAS_FRACTION",
@@ -347,32 +348,6 @@ FORWARD_COLUMNS = (
     "e_field_true",
     "included",
 )
-
-
-def select_runs(
-    runs: pd.DataFrame,
-    benchmark: str,
-    noise: float,
-    method: str = "weak_pareto",
-    variant: str = "default",
-    noise_law: str = "multiplicative",
-) -> pd.DataFrame:
-    """Campaign runs of one (benchmark, noise) cell, one row per seed (latest wins), by seed."""
-    if runs.empty:
-        return runs
-    m = (
-        (runs["benchmark"] == benchmark)
-        & (runs["method"] == method)
-        & (runs["variant"] == variant)
-        & (runs["noise_law"] == noise_law)
-        & np.isclose(runs["noise"].astype(float), noise, rtol=0.0, atol=1e-9)
-    )
-    df = runs.loc[m]
-    if df.empty:
-        return df
-    df = df.sort_values("created_utc", kind="stable", na_position="first")
-    df = df.drop_duplicates(subset=["seed"], keep="last")
-    return df.sort_values("seed", kind="stable")
 
 
 def representative_run(df: pd.DataFrame) -> pd.Series | None:

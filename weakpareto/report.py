@@ -38,6 +38,7 @@ from weakpareto.metrics import (
     summarise,
 )
 from weakpareto.records import IDENTITY_TOL
+from weakpareto.results import select_cell as select
 
 # =================================================================================================
 # Paper data (transcribed from weak_pareto.tex; cells verbatim)
@@ -755,35 +756,6 @@ def latex_table(label: str, body: Sequence[str]) -> str:
 
 def _noise_pct(noise: float) -> str:
     return f"{100 * noise:g}"
-
-
-def _latest_per_seed(df: pd.DataFrame) -> pd.DataFrame:
-    """One row per seed: when several configs exist for a cell, the latest run wins."""
-    if df.empty:
-        return df
-    df = df.sort_values("created_utc", kind="stable", na_position="first")
-    return df.drop_duplicates(subset=["seed"], keep="last").sort_values("seed")
-
-
-def select(
-    runs: pd.DataFrame,
-    benchmark: str,
-    noise: float,
-    method: str = "weak_pareto",
-    variant: str = "default",
-    noise_law: str = "multiplicative",
-) -> pd.DataFrame:
-    """The runs of one table cell group (all seeds, failed ones included)."""
-    if runs.empty:
-        return runs
-    m = (
-        (runs["benchmark"] == benchmark)
-        & (runs["method"] == method)
-        & (runs["variant"] == variant)
-        & (runs["noise_law"] == noise_law)
-        & np.isclose(runs["noise"].astype(float), noise, rtol=0.0, atol=1e-9)
-    )
-    return _latest_per_seed(runs.loc[m])
 
 
 def _count(df: pd.DataFrame, which: str) -> str:

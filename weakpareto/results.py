@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -421,3 +422,33 @@ def load_runs(results_dir: str | os.PathLike) -> pd.DataFrame:
 def load_fronts(results_dir: str | os.PathLike) -> pd.DataFrame:
     """All front rows, one per (:data:`RUN_KEY`, size) (latest ``created_utc``)."""
     return _load(results_dir, FRONT_SCHEMA, fronts=True, key=(*RUN_KEY, "size"))
+
+
+# -- selecting table cells ------------------------------------------------------------------
+def latest_per_seed(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per seed: when several configs exist for a cell, the latest run wins."""
+    if df.empty:
+        return df
+    df = df.sort_values("created_utc", kind="stable", na_position="first")
+    return df.drop_duplicates(subset=["seed"], keep="last").sort_values("seed")
+
+
+def select_cell(
+    runs: pd.DataFrame,
+    benchmark: str,
+    noise: float,
+    method: str = "weak_pareto",
+    variant: str = "default",
+    noise_law: str = "multiplicative",
+) -> pd.DataFrame:
+    """The runs of one table cell group (all seeds, failed ones included)."""
+    if runs.empty:
+        return runs
+    m = (
+        (runs["benchmark"] == benchmark)
+        & (runs["method"] == method)
+        & (runs["variant"] == variant)
+        & (runs["noise_law"] == noise_law)
+        & np.isclose(runs["noise"].astype(float), noise, rtol=0.0, atol=1e-9)
+    )
+    return latest_per_seed(runs.loc[m])
