@@ -7,7 +7,7 @@ WP      = $(BIN)/wp
 WORKERS ?= 2
 RUNS   ?= results/runs
 
-EXPERIMENTS = main rdnoise robustness ablation superunit gaussian appendix ksens margin \
+EXPERIMENTS = main main_immediate rdnoise robustness ablation superunit gaussian appendix ksens margin \
               twod twod_width twod_resolution
 .PHONY: install demo test test-slow lint format tables reproduce diagnostics bench clean \
         $(addprefix reproduce-,$(EXPERIMENTS))
@@ -59,6 +59,7 @@ diagnostics: install
 	$(BIN)/python scripts/burgers_margin.py
 	$(BIN)/python scripts/local_identifiability.py
 	$(BIN)/python scripts/forward_validation.py --runs $(RUNS)
+	$(BIN)/python scripts/compare_updating.py $(RUNS)
 
 ## every experiment configured so far, then the diagnostics and the tables
 reproduce: $(addprefix reproduce-,$(EXPERIMENTS))

@@ -136,6 +136,7 @@ def test_generate_bad_input(args, needle, tmp_path, capsys, monkeypatch):
         (["benchmark.library.powers=[0,-1]"], "powers"),
         (["search.vectorized=true", "search.updating=immediate"], "deferred"),
         (["workers=0"], "workers"),
+        (["benchmark=twod_a", "method=strong_pareto"], "2-D"),
     ],
 )
 def test_run_bad_input(args, needle, tmp_path, capsys):

@@ -118,6 +118,11 @@ def validate_run(cfg: DictConfig) -> None:
     require_int("workers", cfg.workers, 1)
     require_noise(cfg.noise)
     validate_library(cfg.benchmark.library)
+    if cfg.benchmark.grid.get("ny") is not None and cfg.method.library != "weak":
+        raise UserInputError(
+            f"method={cfg.method.name} has no 2-D implementation; run 2-D benchmarks with "
+            "method=weak_pareto or method=weak_pareto_nopolish"
+        )
     require_int("search.popsize", cfg.search.popsize, 1)
     require_int("search.maxiter", cfg.search.maxiter, 1)
     if cfg.search.updating not in ("immediate", "deferred"):
