@@ -9,7 +9,7 @@ RUNS   ?= results/runs
 
 EXPERIMENTS = main main_immediate rdnoise robustness ablation superunit gaussian appendix ksens margin \
               twod twod_width twod_resolution
-.PHONY: install demo test test-slow lint format tables reproduce diagnostics bench clean \
+.PHONY: install demo test test-slow lint typecheck format tables reproduce diagnostics bench clean \
         $(addprefix reproduce-,$(EXPERIMENTS))
 
 $(BIN)/.installed: pyproject.toml
@@ -34,6 +34,9 @@ test-slow: install
 lint: install
 	$(BIN)/ruff check weakpareto tests scripts
 	$(BIN)/ruff format --check weakpareto tests scripts
+
+typecheck: install
+	$(BIN)/mypy weakpareto
 
 format: install
 	$(BIN)/ruff format weakpareto tests scripts

@@ -148,7 +148,7 @@ def run_bench(
             ov = [f"benchmark={name}", "noise=0.1", *extra]
             runs = [time_one(ov) for _ in range(repeats)]
             mem = time_one(ov, memory=True)["peak_mb"]
-            row = {"benchmark": name, "repeats": repeats}
+            row: dict[str, Any] = {"benchmark": name, "repeats": repeats}
             for k in ("data_s", "banks_s", "search_s", "refine_s", "total_s"):
                 row[k] = statistics.median(r[k] for r in runs)
             row.update(
@@ -200,15 +200,15 @@ def run_bench(
                     f"benchmark.library.test_counts=[{kt},{kx}]",
                     *extra,
                 ]
-                r = [time_one(ov) for _ in range(max(1, repeats - 1))]
+                reps = [time_one(ov) for _ in range(max(1, repeats - 1))]
                 krows.append(
                     {
                         "K_t": kt,
                         "K_x": kx,
                         "K": kt * kx,
-                        "banks_s": statistics.median(x["banks_s"] for x in r),
-                        "search_s": statistics.median(x["search_s"] for x in r),
-                        "total_s": statistics.median(x["total_s"] for x in r),
+                        "banks_s": statistics.median(x["banks_s"] for x in reps),
+                        "search_s": statistics.median(x["search_s"] for x in reps),
+                        "total_s": statistics.median(x["total_s"] for x in reps),
                         "eval_us": 1e6 * objective_cost(ov),
                     }
                 )

@@ -14,6 +14,7 @@ import itertools
 import os
 import sys
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from omegaconf import DictConfig
 
@@ -91,7 +92,7 @@ def expand_sweep(overrides: Sequence[str]) -> list[list[str]]:
         if ov.is_sweep_override():
             axes.append([f"{key}={v}" for v in ov.sweep_string_iterator()])
         else:
-            axes.append([ov.input_line])
+            axes.append([cast(str, ov.input_line)])  # set by the parser for every override
     return [list(c) for c in itertools.product(*axes)] if axes else [[]]
 
 

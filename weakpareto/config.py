@@ -11,14 +11,15 @@ import json
 import math
 from collections.abc import Mapping
 from importlib import resources
-from typing import Any
+from typing import Any, cast
 
 from omegaconf import DictConfig, OmegaConf
 
 from weakpareto.discovery import DiscoveryConfig, RefineSettings
 from weakpareto.orders import temporal_branches
-from weakpareto.search import SearchSettings
-from weakpareto.selection import SelectionSettings
+from weakpareto.records import OperatorKind
+from weakpareto.search import SearchSettings, Updating
+from weakpareto.selection import SelectionRule, SelectionSettings
 
 CONFIG_MODULE = "weakpareto.conf"
 NON_IDENTITY_KEYS = (
@@ -145,7 +146,7 @@ def discovery_config(cfg: DictConfig, seed: int) -> DiscoveryConfig:
         beta_range=(float(lib.beta_range[0]), float(lib.beta_range[1])),
         powers=tuple(int(p) for p in lib.powers),
         c_max=int(s.c_max),
-        operator=str(lib.operator),
+        operator=cast(OperatorKind, str(lib.operator)),  # checked in validate_library
         n_alpha_nodes=int(s.n_alpha_nodes),
         n_beta_nodes=int(s.n_beta_nodes),
         eps_alpha=float(s.eps_alpha),
@@ -154,7 +155,7 @@ def discovery_config(cfg: DictConfig, seed: int) -> DiscoveryConfig:
             popsize=int(s.popsize),
             maxiter=int(s.maxiter),
             tol=float(s.tol),
-            updating=str(s.updating),
+            updating=cast(Updating, str(s.updating)),  # checked in validate_run
             vectorized=bool(s.vectorized),
             ridge=float(s.ridge),
             val_fraction=float(s.val_fraction),
@@ -164,7 +165,7 @@ def discovery_config(cfg: DictConfig, seed: int) -> DiscoveryConfig:
             dup_gap=float(s.dup_gap),
         ),
         selection=SelectionSettings(
-            rule=str(sel.rule),
+            rule=cast(SelectionRule, str(sel.rule)),  # checked in validate_run
             margin=float(sel.margin),
             auto_stop=bool(sel.auto_stop),
             min_stop_size=int(sel.min_stop_size),

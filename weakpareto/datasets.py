@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
+from numpy.typing import ArrayLike
 from omegaconf import DictConfig, OmegaConf
 
 from weakpareto.atomic import atomic_path
@@ -33,10 +35,11 @@ def writable_path(out: object, suffix: str) -> Path:
     return path
 
 
-def save_npz_atomic(path: Path, **arrays: object) -> None:
+def save_npz_atomic(path: Path, **arrays: ArrayLike) -> None:
     """Write ``.npz`` to a temp file in the target directory, then rename (never half-written)."""
     with atomic_path(path) as tmp, open(tmp, "wb") as fh:
-        np.savez(fh, **arrays)
+        # Any: typed ArrayLike values would be checked against savez's `allow_pickle: bool`
+        np.savez(fh, **cast(dict[str, Any], arrays))
 
 
 def field_summary(name: str, field: Field, cfg: DictConfig, noise: float, law: str) -> str:
@@ -67,7 +70,7 @@ def generate_to_file(cfg: DictConfig) -> Path:
     field = generate(cfg.benchmark, seed)
     u = add_noise(field.u, law, noise, seed) if noise > 0 else np.array(field.u)
     truth = truth_equation(cfg.benchmark)
-    arrays: dict[str, object] = {"u": u, "t": field.t, "x": field.x}
+    arrays: dict[str, ArrayLike] = {"u": u, "t": field.t, "x": field.x}
     if field.y is not None:
         arrays["y"] = field.y
     meta = {

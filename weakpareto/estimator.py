@@ -21,7 +21,7 @@ from __future__ import annotations
 import inspect
 import json
 import math
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -31,7 +31,7 @@ from weakpareto.records import DiscoveryResult, Equation, FrontPoint
 from weakpareto.search import SearchSettings
 from weakpareto.selection import SelectionSettings
 from weakpareto.validation import CheckedField, check_field, check_params
-from weakpareto.weak_library import weak_library
+from weakpareto.weak_library import PowerMode, SpatialTests, weak_library
 
 #: Tolerance (relative to max |u|) under which a slightly negative minimum still counts as a
 #: nonnegative field for ``power_mode="auto"`` (spectral round-off, e.g. -1e-15 on FADE).
@@ -276,16 +276,16 @@ class WeakPareto:
         return self._fit_checked(field, cfg)
 
     def _fit_checked(self, field: CheckedField, cfg: DiscoveryConfig) -> WeakPareto:
-        mode = self.resolve_power_mode(self.power_mode, field.u)
+        mode = cast(PowerMode, self.resolve_power_mode(self.power_mode, field.u))
         counts = check_params(self.get_params())["test_counts"]
         lib = weak_library(
             field.u,
             field.t,
             field.x,
             operator=cfg.operator,
-            power_mode=mode,  # type: ignore[arg-type]
+            power_mode=mode,
             period=field.period,
-            spatial_tests=self.test_functions,  # type: ignore[arg-type]
+            spatial_tests=cast(SpatialTests, self.test_functions),  # checked by check_params
             test_counts=counts,
         )
         res = discover(lib, cfg)
@@ -314,7 +314,7 @@ class WeakPareto:
         self.powers_ = np.array([t.power for t in eq.terms], dtype=int)
         self.fit_error_ = float(res.fit_error)
         self.selected_size_ = int(res.selected_size)
-        self.pareto_front_ = [
+        self.pareto_front_: list[dict[str, Any]] = [
             {
                 "size": int(fp.size),
                 "train_error": float(fp.train_error),

@@ -21,9 +21,11 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from weakpareto.atomic import atomic_path
 from weakpareto.metrics import summarise
@@ -91,13 +93,13 @@ def robustness_data(runs: pd.DataFrame) -> dict[str, dict[str, list[Point]]]:
     }
 
 
-def _positive(v: np.ndarray) -> np.ndarray:
+def _positive(v: ArrayLike) -> np.ndarray:
     """Log-axis safe values: non-positive or missing -> NaN (not drawn)."""
     v = np.asarray(v, dtype=float)
     return np.where(np.isfinite(v) & (v > 0.0), v, np.nan)
 
 
-STRONG_STYLE = {"color": "C3", "marker": "s", "ms": 6, "mfc": "none", "mew": 1.5}
+STRONG_STYLE: dict[str, Any] = {"color": "C3", "marker": "s", "ms": 6, "mfc": "none", "mew": 1.5}
 
 
 def _draw_panel(ax, title: str, weak: list[Point], strong: list[Point]) -> None:

@@ -28,7 +28,7 @@ solver (``scripts/forward_validation.py`` writes them to ``results/diagnostics/f
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -36,7 +36,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.special import gamma as gamma_fn
 
 from weakpareto.operators import directional_multiplier, riesz_multiplier, wavenumbers
-from weakpareto.records import Equation, Term
+from weakpareto.records import Equation, Mode, OperatorKind, Term
 from weakpareto.results import select_cell as select_runs
 
 __all__ = [
@@ -314,7 +314,7 @@ def equation_from_arrays(
         Term(int(p), float(o), float(c))
         for p, o, c in zip(np.ravel(powers), np.ravel(orders), np.ravel(coefs), strict=True)
     )
-    return Equation(str(mode), float(alpha), terms, str(operator))  # type: ignore[arg-type]
+    return Equation(cast(Mode, str(mode)), float(alpha), terms, cast(OperatorKind, str(operator)))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -36,7 +36,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -127,7 +127,7 @@ def _plain(bench: Mapping[str, Any] | DictConfig) -> dict[str, Any]:
             f"benchmark config must be a mapping (dict or DictConfig), got {type(bench).__name__}"
         )
     assert isinstance(out, dict)
-    return out
+    return cast(dict[str, Any], out)  # config keys are strings
 
 
 def _get(cfg: Mapping[str, Any], path: str) -> Any:
@@ -155,7 +155,8 @@ def _pos_int(cfg: Mapping[str, Any], path: str) -> int:
 
 def _pos_float(cfg: Mapping[str, Any], path: str) -> float:
     val = _get(cfg, path)
-    if isinstance(val, bool) or not isinstance(val, numbers.Real) or not val > 0:
+    # cast: typeshed's numbers.Real declares no __gt__; `not val > 0` also rejects NaN
+    if isinstance(val, bool) or not isinstance(val, numbers.Real) or not cast(float, val) > 0:
         raise ValueError(f"'{path}' must be a positive number, got {val!r}")
     return float(val)
 
@@ -509,7 +510,9 @@ def burgers_rhs(
     spectrum or a batch (last axis = modes).
     """
     lin = nu * directional_multiplier(kappa, beta)
-    nl = 0.5 * advection * 1j * np.asarray(kappa) * np.asarray(mask, dtype=np.float64)
+    nl = cast(
+        ComplexArray, 0.5 * advection * 1j * np.asarray(kappa) * np.asarray(mask, dtype=np.float64)
+    )
     return _burgers_rhs_core(np.asarray(u_hat, dtype=np.complex128), lin, nl)
 
 

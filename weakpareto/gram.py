@@ -30,7 +30,8 @@ EPS_REL = 1e-14
 class FeatureSource(Protocol):
     """Anything that evaluates exact targets and columns (weak or pointwise library)."""
 
-    n_rows: int
+    @property
+    def n_rows(self) -> int: ...
 
     def targets(self, alphas: Array, mode: Mode) -> Array: ...
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -143,7 +143,7 @@ def stridge_batch(
     n_prob, m = problem_rhs.size, gram.shape[0]
     thresholds = np.asarray(thresholds, dtype=float)
     # the first fit uses the full dictionary, shared by every threshold of a target
-    full = np.linalg.solve(gram + ridge * np.eye(m), rhs.T).T  # (R, M)
+    full = cast(Array, np.linalg.solve(gram + ridge * np.eye(m), rhs.T).T)  # (R, M)
     coef = full[problem_rhs].copy()
     active = np.ones((n_prob, m), dtype=bool)
     pending = np.ones(n_prob, dtype=bool)
@@ -351,7 +351,7 @@ def scaled_weak_library(
     width_scale: float = 1.0,
     spatial_tests: Literal["gaussian", "fourier"] = "gaussian",
     test_counts: tuple[int, int] | None = None,
-    budget: str = "paper",
+    budget: tf.Budget = "paper",
     temporal_scheme: TemporalScheme | None = None,
 ) -> WeakLibrary:
     """Weak library whose Gaussian test widths (time and space) are multiplied by a scale.
@@ -425,7 +425,7 @@ def fixed_dictionary_stability(
     n_splits: int = 2,
     spatial_tests: Literal["gaussian", "fourier"] = "gaussian",
     test_counts: tuple[int, int] | None = None,
-    budget: str = "paper",
+    budget: tf.Budget = "paper",
     temporal_scheme: TemporalScheme | None = None,
 ) -> StabilityResult:
     """Grid-STRidge over width scales x splits; report the most frequent signature (spec §8.3).

@@ -30,7 +30,7 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
@@ -42,8 +42,11 @@ from weakpareto.discovery import fit_rows, relative_residual
 from weakpareto.gram import FeatureSource, evaluate_direct
 from weakpareto.metrics import score, truth_equation
 from weakpareto.orders import beta_nodes, first_positive
-from weakpareto.records import IDENTITY_TOL, Equation, Mode, Term
+from weakpareto.records import IDENTITY_TOL, Equation, Mode, OperatorKind, Term
 from weakpareto.search import train_val_split
+
+if TYPE_CHECKING:  # weak_library is imported lazily at run time
+    from weakpareto.weak_library import PowerMode
 
 Array = NDArray[np.float64]
 
@@ -91,8 +94,8 @@ def benchmark_library(bench: Any, u: Array, t: Array, x: Array) -> Any:
         np.asarray(u, dtype=float),
         np.asarray(t, dtype=float),
         np.asarray(x, dtype=float),
-        operator=str(lib["operator"]),
-        power_mode=str(lib["power_mode"]),
+        operator=cast(OperatorKind, str(lib["operator"])),
+        power_mode=cast("PowerMode", str(lib["power_mode"])),
         period=float(bench["grid"]["L"]),
     )
 
@@ -196,6 +199,11 @@ def _is_structure(row: pd.Series, terms: Sequence[tuple[int, float]]) -> bool:
     )
 
 
+def _min_row(df: pd.DataFrame, col: str) -> pd.Series:
+    """``df.loc[df[col].idxmin()]``: one row, as the labels (a default integer index) are unique."""
+    return cast(pd.Series, df.loc[cast(int, df[col].idxmin())])
+
+
 def structure_margin(
     table: pd.DataFrame, truth: Equation, guard: float = MARGIN_GUARD
 ) -> dict[str, Any]:
@@ -211,8 +219,8 @@ def structure_margin(
         raise ValueError("the true structure must occur exactly once in the candidate pool")
     true_row = table[is_true].iloc[0]
     others = table[~is_true]
-    comp = others.loc[others["residual"].idxmin()]
-    best = table.loc[table["residual"].idxmin()]
+    comp = _min_row(others, "residual")
+    best = _min_row(table, "residual")
     n = len(true_terms)
     fitted = Equation(
         truth.mode,

@@ -34,13 +34,13 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
 from scipy.optimize import linear_sum_assignment
 
-from weakpareto.records import IDENTITY_TOL, Equation, Mode, Term
+from weakpareto.records import IDENTITY_TOL, Equation, Mode, OperatorKind, Term
 
 TAU_Q = 0.15  # operator-order tolerance tau_q (paper Sec. 5.1)
 XI_GUARD = 1e-12  # eps_xi in the coefficient errors
@@ -92,7 +92,7 @@ def truth_equation(bench_cfg: Any) -> Equation:
         )
         for t in terms_cfg
     )
-    return Equation(str(mode), alpha, terms, str(operator))  # type: ignore[arg-type]
+    return Equation(cast(Mode, str(mode)), alpha, terms, cast(OperatorKind, str(operator)))
 
 
 def _direction(value: Any) -> str | None:
@@ -163,7 +163,7 @@ def score(estimate: Equation, truth: Equation, tau: float = TAU_Q) -> Metrics:
     if not support_ok:
         nan = float("nan")
         return Metrics(False, False, branch_ok, e_alpha, nan, nan, nan, tuple(pi))
-    pairs = [(estimate.terms[i], tt) for i, tt in zip(pi, truth.terms)]  # type: ignore[index]
+    pairs = [(estimate.terms[cast(int, i)], tt) for i, tt in zip(pi, truth.terms)]  # all matched
     d_beta = np.array([abs(et.order - tt.order) for et, tt in pairs])
     xi_hat = np.array([et.coef for et, _ in pairs])
     xi_true = np.array([tt.coef for _, tt in pairs])
@@ -224,7 +224,7 @@ def score_directional(estimate: Equation, truth: Equation, tau: float = TAU_Q) -
     if not support_ok:
         nan = float("nan")
         return Metrics(False, False, branch_ok, e_alpha, nan, nan, nan, tuple(pi))
-    pairs = [(estimate.terms[i], tt) for i, tt in zip(pi, truth.terms)]  # type: ignore[index]
+    pairs = [(estimate.terms[cast(int, i)], tt) for i, tt in zip(pi, truth.terms)]  # all matched
     d_beta = np.array([abs(et.order - tt.order) for et, tt in pairs])
     orders_ok = True
     for (et, tt), db in zip(pairs, d_beta):

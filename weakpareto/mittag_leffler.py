@@ -89,7 +89,9 @@ def mittag_leffler(
         raise ValueError(f"z must be a real or complex numeric array, got dtype {z_arr.dtype}")
 
     if z_eval.size == 0:
-        return np.empty(z_eval.shape, dtype=np.complex128 if is_complex else np.float64)
+        if is_complex:
+            return np.empty(z_eval.shape, dtype=np.complex128)
+        return np.empty(z_eval.shape, dtype=np.float64)
 
     raw = np.asarray(pymittagleffler.mittag_leffler(z_eval, a, b), dtype=np.complex128)
     raw = raw.reshape(z_eval.shape)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -29,7 +29,7 @@ ComplexArray = NDArray[np.complex128]
 
 def wavenumbers(n: int, length: float) -> FloatArray:
     """Angular wavenumbers ``2*pi*fftfreq(n, d=length/n)`` of an endpoint-excluded periodic grid."""
-    return 2.0 * np.pi * np.fft.fftfreq(n, d=length / n)
+    return cast(FloatArray, 2.0 * np.pi * np.fft.fftfreq(n, d=length / n))
 
 
 def riesz_multiplier(kappa: ArrayLike, beta: float | ArrayLike) -> FloatArray:

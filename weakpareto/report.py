@@ -21,7 +21,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -1112,7 +1112,7 @@ def table_conditioning(csv_path: str | os.PathLike) -> Rendered | None:
     for r in df.sort_values("spacing", ascending=False).itertuples(index=False):
         sp = fmt_fixed(r.spacing, dec["spacing"])
         cells = {
-            "columns": str(int(r.columns)),
+            "columns": str(int(cast(float, r.columns))),
             "coherence": fmt_fixed(r.coherence, dec["coherence"]),
             "condition": fmt_sci(r.condition, dec["condition_sci"]),
         }
@@ -1175,7 +1175,7 @@ def ksens_condition(kt: int, kx: int) -> float:
 
     u, t, x = _ksens_field()
     lib = weak_library(u, t, x, operator="directional", power_mode="positive", test_counts=(kt, kx))
-    a = np.column_stack([lib.columns(0, [b])[0] for b in KSENS_TRUE_ORDERS])
+    a = np.column_stack([lib.columns(0, np.array([b]))[0] for b in KSENS_TRUE_ORDERS])
     a = a / np.linalg.norm(a, axis=0)
     return float(np.linalg.cond(a))
 
@@ -1290,7 +1290,7 @@ def two_point_deltas(
         err = {int(s): float(e) for s, e in zip(g["size"], g["val_error"])}
         e1, e2 = err.get(1, np.nan), err.get(2, np.nan)
         ok = np.isfinite(e1) and np.isfinite(e2) and e1 > 0 and e2 > 0
-        out[int(seed)] = float(np.log10(e1 / e2)) if ok else np.nan
+        out[int(cast(int, seed))] = float(np.log10(e1 / e2)) if ok else np.nan
     return pd.Series(out, dtype=float)
 
 

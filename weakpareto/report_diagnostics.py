@@ -19,6 +19,7 @@ import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -246,7 +247,7 @@ def burgers_table(df: pd.DataFrame) -> tuple[str, str]:
     for r in full.itertuples(index=False):
         sel = getattr(r, "selected", "")
         md.append(
-            f"| {_pct(r.noise)} | {'yes' if r.true_selected else 'no'} | {sel} | "
+            f"| {_pct(cast(float, r.noise))} | {'yes' if r.true_selected else 'no'} | {sel} | "
             f"{r.true_residual:.3e} | {r.competitor} | {r.competitor_residual:.3e} | "
             f"{r.margin:.1f}× | {r.e_xi_max:.4f} |"
         )
@@ -455,9 +456,11 @@ def local_table(df: pd.DataFrame) -> tuple[str, str]:
             dn = _at(d, n).sort_values("seed")
             if dn.empty:
                 continue
-            cells = [f"{r.beta_hat:.5f} ({r.e_beta_fix:.1e})" for r in dn.itertuples()]
+            seed_cells = [f"{r.beta_hat:.5f} ({r.e_beta_fix:.1e})" for r in dn.itertuples()]
             md.append(
-                f"| {plain} | {_pct(n)} | {dn['beta_true'].iloc[0]:g} | " + " | ".join(cells) + " |"
+                f"| {plain} | {_pct(n)} | {dn['beta_true'].iloc[0]:g} | "
+                + " | ".join(seed_cells)
+                + " |"
             )
 
     # claims of the paper text
@@ -465,8 +468,9 @@ def local_table(df: pd.DataFrame) -> tuple[str, str]:
     e10 = {b: mean_sd(_at(df[df["benchmark"] == b], 0.10)["e_beta_fix"]) for b, *_ in LOCAL_ROWS}
     have = [b for b, *_ in LOCAL_ROWS if s_vals[b] is not None and e10[b] is not None]
     if len(have) >= 2:
-        by_s = sorted(have, key=lambda b: -s_vals[b])  # type: ignore[operator]
-        by_e = sorted(have, key=lambda b: e10[b][0])  # type: ignore[index]
+        # `have` holds only benchmarks whose s_vals and e10 are not None
+        by_s = sorted(have, key=lambda b: -cast(float, s_vals[b]))
+        by_e = sorted(have, key=lambda b: cast(tuple[float, float], e10[b])[0])
         md += [
             "",
             "## Claim of Sec. subsec:mainresults",

@@ -14,7 +14,7 @@ import time
 import traceback
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import hydra
 import numpy as np
@@ -23,7 +23,13 @@ from omegaconf import DictConfig, OmegaConf
 
 from weakpareto import __version__
 from weakpareto.config import config_hash, discovery_config, validate_run
-from weakpareto.records import DiscoveryResult
+from weakpareto.records import DiscoveryResult, OperatorKind
+
+if TYPE_CHECKING:  # the library modules are imported lazily at run time
+    from weakpareto.operators import SpectralKind
+    from weakpareto.test_functions import Budget
+    from weakpareto.weak_library import PowerMode, SpatialTests
+    from weakpareto.weak_library_2d import ElbowPoints, StabilityRule
 
 
 @dataclass(frozen=True)
@@ -46,8 +52,8 @@ def build_source(cfg: DictConfig, u: np.ndarray, t: np.ndarray, x: np.ndarray) -
             u,
             t,
             x,
-            operator=str(lib.operator),
-            power_mode=str(lib.power_mode),
+            operator=cast(OperatorKind, str(lib.operator)),
+            power_mode=cast("PowerMode", str(lib.power_mode)),
             trim_t=int(bench.strong.trim_t),
             trim_x=int(bench.strong.trim_x),
             period=period,
@@ -58,12 +64,12 @@ def build_source(cfg: DictConfig, u: np.ndarray, t: np.ndarray, x: np.ndarray) -
         u,
         t,
         x,
-        operator=str(lib.operator),
-        power_mode=str(lib.power_mode),
+        operator=cast(OperatorKind, str(lib.operator)),
+        power_mode=cast("PowerMode", str(lib.power_mode)),
         period=period,
-        spatial_tests=str(lib.spatial_tests),
+        spatial_tests=cast("SpatialTests", str(lib.spatial_tests)),
         test_counts=counts,
-        budget=str(cfg.search.test_budget),
+        budget=cast("Budget", str(cfg.search.test_budget)),
     )
 
 
@@ -97,11 +103,11 @@ def build_source_2d(cfg: DictConfig, u: np.ndarray, field: Any) -> Any:
         field.t,
         field.x,
         field.y,
-        operator=str(lib.operator),
+        operator=cast("SpectralKind", str(lib.operator)),  # checked by WeakLibrary2D
         period=float(bench.grid.L),
         period_y=float(bench.grid.get("Ly", bench.grid.L)),
         test_counts=counts,
-        budget=str(cfg.search.test_budget),
+        budget=cast("Budget", str(cfg.search.test_budget)),
         width_fraction=None if width is None else float(width),
     )
 
@@ -127,8 +133,8 @@ def discover_seed(cfg: DictConfig, seed: int, progress: Any = None) -> Discovery
             build_source_2d(cfg, u, field),
             dcfg,
             progress,
-            stability=str(sel.get("stability", "paper")),
-            elbow_points=str(sel.get("elbow_points", "all")),
+            stability=cast("StabilityRule", str(sel.get("stability", "paper"))),
+            elbow_points=cast("ElbowPoints", str(sel.get("elbow_points", "all"))),
         )
     if cfg.method.library == "grid_stridge":
         from weakpareto.grid_stridge import grid_stridge_from_config
@@ -170,9 +176,9 @@ def run_seed(
     )
     if path.exists() and not overwrite:
         df = pd.read_parquet(path)
-        return SeedOutcome(seed, df.iloc[0].to_dict(), skipped=True)
+        return SeedOutcome(seed, cast(dict[str, Any], df.iloc[0].to_dict()), skipped=True)
     truth = truth_equation(cfg.benchmark)
-    extra = {
+    extra: dict[str, Any] = {
         "label": str(cfg.benchmark.get("label", cfg.benchmark.name)),
         "experiment": str(cfg.experiment),
         "config_json": json.dumps(OmegaConf.to_container(cfg, resolve=True), default=str),
@@ -209,6 +215,7 @@ def run_config(cfg: DictConfig) -> list[SeedOutcome]:
     from tqdm import tqdm
 
     container = OmegaConf.to_container(cfg, resolve=True)
+    assert isinstance(container, dict)  # cfg is a DictConfig
     seeds = list(range(int(cfg.seed), int(cfg.seed) + int(cfg.seeds)))
     results_dir = str(cfg.results_dir)
     overwrite = bool(cfg.overwrite)

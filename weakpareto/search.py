@@ -14,7 +14,7 @@ import itertools
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -25,6 +25,7 @@ from weakpareto.orders import Branch, snap_beta
 from weakpareto.records import Equation, Mode, OperatorKind, Term
 
 Array = NDArray[np.float64]
+Updating = Literal["immediate", "deferred"]
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,7 @@ class SearchSettings:
     popsize: int = 7
     maxiter: int = 24
     tol: float = 1e-5
-    updating: Literal["immediate", "deferred"] = "immediate"
+    updating: Updating = "immediate"
     vectorized: bool = False  # batched population evaluation; requires updating="deferred"
     ridge: float = 1e-3
     val_fraction: float = 0.25
@@ -81,7 +82,7 @@ def train_val_split(n_rows: int, fraction: float, seed: int) -> tuple[NDArray, N
     return np.sort(perm[n_val:]), np.sort(perm[:n_val])
 
 
-_IMPORTANT = {
+_IMPORTANT: dict[int, list[tuple[int, ...]]] = {
     1: [(0,)],
     2: [(0, 0), (0, 1), (1, 1)],
     3: [(0, 0, 0), (0, 0, 1), (0, 1, 1)],
@@ -226,7 +227,8 @@ def optimise_pattern_branch(
 ) -> Candidate:
     """Anchor start, then scipy differential evolution from the best anchor (spec §6.5)."""
     br, powers = objective.branch, objective.powers
-    bounds = ([(br.lo, br.hi)] if objective.fractional else []) + [tuple(beta_range)] * len(powers)
+    beta_bounds = cast(tuple[float, float], tuple(beta_range))
+    bounds = ([(br.lo, br.hi)] if objective.fractional else []) + [beta_bounds] * len(powers)
     x0 = None
     anchor_val = np.inf
     if settings.anchors:

@@ -44,7 +44,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from weakpareto import operators as ops
 from weakpareto.atomic import write_text_atomic
@@ -89,7 +89,7 @@ def operator_matrix(multiplier: NDArray[np.complex128] | Array) -> Array:
     return np.ascontiguousarray(ops.apply_multiplier(np.eye(n), multiplier).T)
 
 
-def loglog_slope(ns: Sequence[int], values: Sequence[float]) -> float:
+def loglog_slope(ns: ArrayLike, values: ArrayLike) -> float:
     """Least-squares slope of ``log(values)`` against ``log(ns)``."""
     x, y = np.log(np.asarray(ns, dtype=float)), np.log(np.asarray(values, dtype=float))
     return float(np.polyfit(x, y, 1)[0])

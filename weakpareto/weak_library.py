@@ -39,6 +39,7 @@ from weakpareto.records import Mode, OperatorKind
 
 PowerMode = Literal["positive", "raw"]
 TemporalScheme = Literal["l1", "gl_caputo"]
+SpatialTests = Literal["gaussian", "fourier"]
 Array = NDArray[np.float64]
 
 
@@ -181,9 +182,9 @@ def build_test_functions(
     t: Array,
     x: Array,
     period: float,
-    spatial: Literal["gaussian", "fourier"] = "gaussian",
+    spatial: SpatialTests = "gaussian",
     counts: tuple[int, int] | None = None,
-    budget: str = "paper",
+    budget: tf.Budget = "paper",
 ) -> tuple[Array, Array]:
     """Temporal Gaussian and spatial Gaussian/Fourier tests by the paper's rules (spec §3)."""
     dx = uniform_step(x, "x")
@@ -205,10 +206,10 @@ def weak_library(
     operator: OperatorKind,
     power_mode: PowerMode = "raw",
     period: float | None = None,
-    spatial_tests: Literal["gaussian", "fourier"] = "gaussian",
+    spatial_tests: SpatialTests = "gaussian",
     test_counts: tuple[int, int] | None = None,
     temporal_scheme: TemporalScheme | None = None,
-    budget: str = "paper",
+    budget: tf.Budget = "paper",
 ) -> WeakLibrary:
     """Build the weak library of a field on its grid (paper budget by default)."""
     dt, dx = uniform_step(t, "t"), uniform_step(x, "x")

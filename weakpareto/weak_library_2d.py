@@ -100,7 +100,7 @@ class WeakLibrary2D:
     temporal_tests: Array  # (K_t, nt)
     x_tests: Array  # (K_x, nx)
     y_tests: Array  # (K_y, ny)
-    operator: str = "directional"
+    operator: ops.SpectralKind = "directional"  # checked in __post_init__
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -229,7 +229,7 @@ def build_test_functions_2d(
     period_x: float,
     period_y: float,
     counts: tuple[int, int, int] | None = None,
-    budget: str = "paper",
+    budget: tf.Budget = "paper",
     width_fraction: float | None = None,
 ) -> tuple[Array, Array, Array]:
     """Gaussian tests in t (non-periodic), x and y (periodic) by the 1-D rules per axis.
@@ -240,8 +240,8 @@ def build_test_functions_2d(
     """
     t, x, y = (np.asarray(g, dtype=float) for g in (t, x, y))
     if counts is None:
-        kt, kx = tf.paper_test_counts(t.size, x.size, budget)  # type: ignore[arg-type]
-        _, ky = tf.paper_test_counts(t.size, y.size, budget)  # type: ignore[arg-type]
+        kt, kx = tf.paper_test_counts(t.size, x.size, budget)
+        _, ky = tf.paper_test_counts(t.size, y.size, budget)
     else:
         kt, kx, ky = (int(c) for c in counts)
     temporal = tf.gaussian_test_functions(t, kt, tf.temporal_gaussian_width(t), periodic=False)
@@ -261,11 +261,11 @@ def weak_library_2d(
     x: Array,
     y: Array,
     *,
-    operator: str = "directional",
+    operator: ops.SpectralKind = "directional",
     period: float | None = None,
     period_y: float | None = None,
     test_counts: tuple[int, int, int] | None = None,
-    budget: str = "paper",
+    budget: tf.Budget = "paper",
     width_fraction: float | None = None,
 ) -> WeakLibrary2D:
     """Build the 2-D weak library of a field ``u (nt, nx, ny)`` on its grid (paper budget)."""
