@@ -202,3 +202,16 @@ def test_multirun_with_joblib_launcher(tmp_path):
     )
     assert out.returncode == 0, out.stderr
     assert len(list((tmp_path / "r" / "fade").glob("*.front.parquet"))) == 2
+
+
+def test_generate_2d_uses_the_run_noise_realisation(tmp_path, monkeypatch):
+    """`wp generate` and `wp run` share one noisy field; 2-D draws from default_rng(700 + seed)."""
+    from weakpareto.generators import generate
+    from weakpareto.noise import add_noise
+
+    monkeypatch.chdir(tmp_path)
+    main(["generate", "benchmark=twod_a", "noise=0.05", "seed=2", "out=a.npz"])
+    u = np.load(tmp_path / "a.npz")["u"]
+    field = generate("twod_a", 2)
+    np.testing.assert_array_equal(u, add_noise(field.u, "multiplicative", 0.05, 702))
+    assert u.shape == (90, 80, 80)

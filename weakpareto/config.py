@@ -194,3 +194,13 @@ def config_hash(cfg: DictConfig) -> str:
         data.pop(k, None)
     blob = json.dumps(data, sort_keys=True, default=str).encode()
     return hashlib.sha256(blob).hexdigest()[:16]
+
+
+def noise_seed(cfg: DictConfig, seed: int) -> int:
+    """Seed of the noise RNG: the run seed plus ``benchmark.tuning.noise_seed_offset`` if set.
+
+    The 2-D benchmarks draw their noise from ``default_rng(700 + seed)`` (spec §2).
+    """
+    tuning = cfg.benchmark.get("tuning", None) or {}
+    offset = tuning.get("noise_seed_offset", None)
+    return int(seed) + (int(offset) if offset is not None else 0)

@@ -12,7 +12,7 @@ from numpy.typing import ArrayLike
 from omegaconf import DictConfig, OmegaConf
 
 from weakpareto.atomic import atomic_path
-from weakpareto.config import UserInputError, require_int, require_noise
+from weakpareto.config import UserInputError, noise_seed, require_int, require_noise
 from weakpareto.generators import Field, generate
 from weakpareto.metrics import truth_equation
 from weakpareto.noise import add_noise
@@ -68,7 +68,8 @@ def generate_to_file(cfg: DictConfig) -> Path:
     law = str(cfg.noise_law.name)
     name = str(cfg.benchmark.name)
     field = generate(cfg.benchmark, seed)
-    u = add_noise(field.u, law, noise, seed) if noise > 0 else np.array(field.u)
+    # same realisation as `wp run` (2-D benchmarks offset the noise seed, spec §2)
+    u = add_noise(field.u, law, noise, noise_seed(cfg, seed)) if noise > 0 else np.array(field.u)
     truth = truth_equation(cfg.benchmark)
     arrays: dict[str, ArrayLike] = {"u": u, "t": field.t, "x": field.x}
     if field.y is not None:

@@ -22,7 +22,7 @@ import pandas as pd
 from omegaconf import DictConfig, OmegaConf
 
 from weakpareto import __version__
-from weakpareto.config import config_hash, discovery_config, validate_run
+from weakpareto.config import config_hash, discovery_config, noise_seed, validate_run
 from weakpareto.records import DiscoveryResult, OperatorKind
 
 if TYPE_CHECKING:  # the library modules are imported lazily at run time
@@ -71,16 +71,6 @@ def build_source(cfg: DictConfig, u: np.ndarray, t: np.ndarray, x: np.ndarray) -
         test_counts=counts,
         budget=cast("Budget", str(cfg.search.test_budget)),
     )
-
-
-def noise_seed(cfg: DictConfig, seed: int) -> int:
-    """Seed of the noise RNG: the run seed plus ``benchmark.tuning.noise_seed_offset`` if set.
-
-    The 2-D benchmarks draw their noise from ``default_rng(700 + seed)`` (spec §2).
-    """
-    tuning = cfg.benchmark.get("tuning", None) or {}
-    offset = tuning.get("noise_seed_offset", None)
-    return int(seed) + (int(offset) if offset is not None else 0)
 
 
 def build_source_2d(cfg: DictConfig, u: np.ndarray, field: Any) -> Any:
