@@ -62,6 +62,8 @@ def test_fitted_attributes(fitted):
     m = fitted
     assert m.mode_ == "sub" and abs(m.alpha_ - 0.8) < 0.15
     assert m.equation_.size == 2 and list(m.powers_) == [0, 0]
+    assert list(m.directions_) == ["x", "x"]  # 1-D: the only spatial axis
+    assert all(term.direction is None for term in m.equation_.terms)
     np.testing.assert_allclose(m.orders_, [1.0, 1.7], atol=0.15)
     assert m.coef_[0] < 0 < m.coef_[1]
     assert m.selected_size_ == 2 and 0 < m.fit_error_ < 0.1
@@ -88,6 +90,8 @@ def test_json_round_trip(fitted):
     assert again.result_ == fitted.result_
     np.testing.assert_array_equal(again.coef_, fitted.coef_)
     np.testing.assert_array_equal(again.orders_, fitted.orders_)
+    np.testing.assert_array_equal(again.directions_, fitted.directions_)
+    assert all("direction" not in term for term in json.loads(text)["terms"])  # 1-D JSON as before
     assert again.pareto_front_ == fitted.pareto_front_
     assert again.to_dict() == json.loads(text)
     assert json.loads(again.to_json()) == json.loads(text)
@@ -105,3 +109,23 @@ def test_power_mode_auto():
     assert WeakPareto.resolve_power_mode("auto", u) == "positive"
     assert WeakPareto.resolve_power_mode("auto", u - 0.5) == "raw"
     assert WeakPareto.resolve_power_mode("raw", u) == "raw"
+
+
+def test_fit_signature_has_2d_arguments():
+    import inspect
+
+    params = list(inspect.signature(WeakPareto.fit).parameters)
+    assert params == ["self", "u", "t", "x", "y", "period", "period_y"]
+
+
+def test_2d_test_counts_and_operator_checked_before_fitting():
+    t = 0.1 * np.arange(24)
+    x = np.arange(16) * (2 * np.pi / 16)
+    u = np.sin(x[None, :, None] + 2 * x[None, None, :]) * np.exp(-t)[:, None, None]
+    m = WeakPareto(powers=(0,), test_counts=(20, 32))
+    with pytest.raises(UserInputError, match=r"\[K_t,K_x,K_y\]"):
+        m.fit(u, t, x, x)
+    m.set_params(test_counts=(20, 32, 32), operator="riesz")
+    assert m.validate(u, t, x, x).shape == (24, 16, 16)
+    with pytest.raises(UserInputError, match="operator='caputo'"):
+        m.set_params(operator="caputo").fit(u, t, x, x)

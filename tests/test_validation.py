@@ -18,8 +18,10 @@ from weakpareto.validation import (
     check_alpha_range,
     check_beta_range,
     check_field,
+    check_field_2d,
     check_powers,
     long_table_to_grid,
+    long_table_to_grid_2d,
 )
 
 NT, NX = 30, 24
@@ -102,7 +104,7 @@ BAD_CASES = [
     ("csv duplicate pairs", _case_csv(lambda d: pd.concat([d, d.iloc[[7]]])), "duplicate (t, x)"),
     ("csv missing pairs", _case_csv(lambda d: d.drop(index=[11, 12])), "misses 2 of"),
     ("csv NaN coordinate", _case_csv(lambda d: d.assign(t=d["t"].where(d.index != 3))), "NaN"),
-    ("u not 2-D", _case_npz(lambda u, t, x: {"u": u[None], "t": t, "x": x}), "u must be 2-D"),
+    ("u not 2-D", _case_npz(lambda u, t, x: {"u": u[None, None], "t": t, "x": x}), "u must be 2-D"),
     ("t not 1-D", _case_npz(lambda u, t, x: {"u": u, "t": t[:, None], "x": x}), "t must be 1-D"),
     ("x not 1-D", _case_npz(lambda u, t, x: {"u": u, "t": t, "x": x[None]}), "x must be 1-D"),
     ("shape mismatch", _case_npz(lambda u, t, x: {"u": u, "t": t[:-1], "x": x}), "shape mismatch"),
@@ -173,6 +175,8 @@ BAD_CASES = [
     ("period <= 0", _good_npz("period=-3"), "must be > 0"),
     ("period below grid span", _good_npz("period=3.0"), "smaller than the grid span"),
     ("period not matching grid", _good_npz("period=7.5"), "does not match the x grid"),
+    ("period_y on 1-D data", _good_npz("period_y=6.0"), "period_y= applies to 2-D data only"),
+    ("2-D test_counts on 1-D data", _good_npz("test_counts=[20,32,32]"), "use [K_t,K_x]"),
 ]
 OUT_CASES = [
     ("out not .json", "r.txt", "must end in .json"),
@@ -294,3 +298,181 @@ def test_estimator_fit_uses_the_same_validators():
         WeakPareto(operator="foo").fit(u, t, x)
     with pytest.raises(UserInputError, match="complex"):
         WeakPareto().fit(u + 1j, t, x)
+
+
+# -- two spatial dimensions -------------------------------------------------------------------
+NY = 18
+
+
+def _field_2d(nt: int = NT, nx: int = NX, ny: int = NY):
+    t = 0.1 * np.arange(nt)
+    x = np.arange(nx) * (2 * np.pi / nx)
+    y = np.arange(ny) * (2 * np.pi / ny)
+    tt, xx, yy = np.meshgrid(t, x, y, indexing="ij")
+    u = np.sin(xx + yy) * np.exp(-0.3 * tt) + 0.2 * np.cos(2 * xx - yy - tt)
+    return u, t, x, y
+
+
+def _long_2d(u, t, x, y) -> pd.DataFrame:
+    tt, xx, yy = np.meshgrid(t, x, y, indexing="ij")
+    return pd.DataFrame({"t": tt.ravel(), "x": xx.ravel(), "y": yy.ravel(), "u": u.ravel()})
+
+
+def _case_npz_2d(mutate, *extra):
+    def build(tmp):
+        u, t, x, y = _field_2d()
+        arrays = mutate(u.copy(), t.copy(), x.copy(), y.copy())
+        return [f"data={_npz(tmp / 'd.npz', **arrays)}", *extra]
+
+    return build
+
+
+def _good_npz_2d(*extra):
+    return _case_npz_2d(lambda u, t, x, y: {"u": u, "t": t, "x": x, "y": y}, *extra)
+
+
+def _case_csv_2d(mutate, *extra):
+    def build(tmp):
+        mutate(_long_2d(*_field_2d())).to_csv(tmp / "d.csv", index=False)
+        return [f"data={tmp / 'd.csv'}", *extra]
+
+    return build
+
+
+def _set3(u, i, j, k, v):
+    u[i, j, k] = v
+    return u
+
+
+P0 = "powers=[0]"  # a valid 2-D setting, so that each case fails on its own problem only
+BAD_CASES_2D = [
+    (
+        "u 3-D without y",
+        _case_npz_2d(lambda u, t, x, y: {"u": u, "t": t, "x": x}, P0),
+        "u is 3-D (30, 24, 18) but no y grid is given",
+    ),
+    (
+        "y length mismatch",
+        _case_npz_2d(lambda u, t, x, y: {"u": u, "t": t, "x": x, "y": y[:-1]}, P0),
+        "shape mismatch: u is 30 x 24 x 18 but len(t)=30, len(x)=24, len(y)=17",
+    ),
+    (
+        "y not 1-D",
+        _case_npz_2d(lambda u, t, x, y: {"u": u, "t": t, "x": x, "y": y[None]}, P0),
+        "y must be 1-D",
+    ),
+    (
+        "u 2-D with y",
+        _case_npz_2d(lambda u, t, x, y: {"u": u[:, :, 0], "t": t, "x": x, "y": y}, P0),
+        "with a y grid u must be 3-D",
+    ),
+    (
+        "permuted axes",
+        _case_npz_2d(lambda u, t, x, y: {"u": u.transpose(2, 0, 1), "t": t, "x": x, "y": y}, P0),
+        "pass np.transpose(u, (1, 2, 0))",
+    ),
+    ("powers [0,1] in 2-D", _good_npz_2d("powers=[0,1]"), "powers=[0, 1] is not supported in 2-D"),
+    ("default powers in 2-D", _good_npz_2d(), "pass powers=[0]"),
+    ("fourier tests in 2-D", _good_npz_2d(P0, "test_functions=fourier"), "1-D only"),
+    ("1-D test_counts in 2-D", _good_npz_2d(P0, "test_counts=[20,32]"), "use [K_t,K_x,K_y]"),
+    (
+        "NaN in 2-D u",
+        _case_npz_2d(
+            lambda u, t, x, y: {"u": _set3(u, 4, 7, 2, np.nan), "t": t, "x": x, "y": y}, P0
+        ),
+        "first at (i, j, k) = (4, 7, 2), (t, x, y) = (0.4, ",
+    ),
+    (
+        "non-uniform y",
+        _case_npz_2d(lambda u, t, x, y: {"u": u, "t": t, "x": x, "y": y**1.01}, P0),
+        "y is not uniform",
+    ),
+    (
+        "too few y points",
+        _case_npz_2d(
+            lambda u, t, x, y: {"u": u[:, :, : MIN_NX - 1], "t": t, "x": x, "y": y[: MIN_NX - 1]},
+            P0,
+        ),
+        f"ny >= {MIN_NX}",
+    ),
+    (
+        "uniform in y",
+        _case_npz_2d(
+            lambda u, t, x, y: {
+                "u": np.repeat(u[:, :, :1], y.size, axis=2),
+                "t": t,
+                "x": x,
+                "y": y,
+            },
+            P0,
+        ),
+        "u is uniform in y at every (t, x)",
+    ),
+    ("period_y not matching", _good_npz_2d(P0, "period_y=9"), "does not match the y grid"),
+    ("period_y below span", _good_npz_2d(P0, "period_y=2"), "period_y=2 is smaller"),
+    (
+        "csv duplicate triples",
+        _case_csv_2d(lambda d: pd.concat([d, d.iloc[[7]]]), P0),
+        "1 duplicate (t, x, y) row(s)",
+    ),
+    (
+        "csv missing triples",
+        _case_csv_2d(lambda d: d.drop(index=[11, 12]), P0),
+        "misses 2 of 12960 (t, x, y) triples of the 30 x 24 x 18 grid",
+    ),
+    (
+        "csv NaN in u",
+        _case_csv_2d(lambda d: d.assign(u=d["u"].where(d.index != 5)), P0),
+        "(i, j, k) = (0, 0, 5)",
+    ),
+]
+
+
+@pytest.mark.parametrize("kind,build,fragment", BAD_CASES_2D, ids=[c[0] for c in BAD_CASES_2D])
+def test_bad_2d_input_exit_2_one_line_no_output(kind, build, fragment, tmp_path, capsys):
+    out = tmp_path / "r.json"
+    code, err = _run_cli([*build(tmp_path), f"out={out}"], capsys)
+    _assert_one_line_error(code, err, fragment)
+    assert not out.exists()
+    assert not list(tmp_path.glob(".r.json*")), "temporary output left behind"
+
+
+def test_2d_field_checks_and_endpoints():
+    u, t, x, y = _field_2d()
+    f = check_field_2d(u, t, x, y)
+    assert f.shape == (NT, NX, NY) and f.period_y == pytest.approx(2 * np.pi)
+    dy = y[1] - y[0]
+    u_inc = np.concatenate([u, u[:, :, :1]], axis=2)  # endpoint-included y grid
+    g = check_field_2d(u_inc, t, x, np.append(y, y[-1] + dy), period_y=NY * dy)
+    assert g.dropped_endpoint_y and not g.dropped_endpoint and g.shape == (NT, NX, NY)
+    np.testing.assert_array_equal(g.u, u)
+    u_min, t_min, x_min, y_min = _field_2d(MIN_NT, MIN_NX, MIN_NX)
+    check_field_2d(u_min, t_min, x_min, y_min)  # the 1-D minimum sizes, per axis
+    with pytest.raises(UserInputError, match="too few grid points"):
+        check_field_2d(u_min[:, :-1], t_min, x_min[:-1], y_min)
+
+
+def test_long_table_2d_pivot_is_order_independent():
+    u, t, x, y = _field_2d()
+    df = _long_2d(u, t, x, y).sample(frac=1.0, random_state=0)
+    u2, t2, x2, y2 = long_table_to_grid_2d(df)
+    np.testing.assert_array_equal(u2, u)
+    for a, b in ((t2, t), (x2, x), (y2, y)):
+        np.testing.assert_array_equal(a, b)
+    with pytest.raises(UserInputError, match="long_table_to_grid_2d"):
+        long_table_to_grid(df)  # a y column means 2-D data
+
+
+def test_estimator_fit_2d_uses_the_same_validators():
+    u, t, x, y = _field_2d()
+    m = WeakPareto(powers=(0,))
+    with pytest.raises(UserInputError, match="no y grid"):
+        m.fit(u, t, x)
+    with pytest.raises(UserInputError, match=r"powers=\[0, 1, 2\] is not supported in 2-D"):
+        WeakPareto().fit(u, t, x, y)
+    with pytest.raises(UserInputError, match="pass the x period by keyword"):
+        m.fit(u[:, :, 0], t, x, 2 * np.pi)  # the old positional period
+    with pytest.raises(UserInputError, match="period_y= applies to 2-D data only"):
+        m.fit(u[:, :, 0], t, x, period_y=2 * np.pi)
+    assert m.validate(u, t, x, y).shape == (NT, NX, NY)  # validates without fitting
+    assert not hasattr(m, "equation_")

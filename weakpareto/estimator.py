@@ -14,6 +14,16 @@ best-subset search (paper Eq. 19, ridge Eq. 20, validation score Eq. 21), select
 the Pareto front (paper Sec. 4.3), prunes inactive terms (Sec. 4.4) and polishes and refits the
 orders exactly (Eq. 22). Input is validated first (:mod:`weakpareto.validation`); bad input
 raises :class:`weakpareto.config.UserInputError`, a ``ValueError``.
+
+Two spatial dimensions (paper Sec. "Extension to two spatial dimensions"): ``fit(u, t, x, y)``
+with ``u`` of shape ``(nt, nx, ny)`` searches ``T_{m,alpha} u = sum_j xi_j X_{beta_j}^{(d_j)} u``
+with linear terms only (``powers=(0,)``) and a direction label ``d_j in {x, y}`` per term,
+searched together with the orders (:func:`weakpareto.weak_library_2d.discover_2d`: separable
+t/x/y Gaussian tests, the same branch-aware search, elbow, pruning, polish and refit).
+
+>>> WeakPareto(alpha_range=(0.55, 1.25), beta_range=(0.5, 2.5), powers=(0,)).fit(
+...     u, t, x, y).equation_.text()                                 # doctest: +SKIP
+'D_t^0.8494 u = 0.3015 D_x^1.7000 u + 0.2020 D_y^1.3974 u'
 """
 
 from __future__ import annotations
@@ -21,17 +31,27 @@ from __future__ import annotations
 import inspect
 import json
 import math
+import numbers
 from typing import Any, cast
 
 import numpy as np
 
 from weakpareto.config import UserInputError
 from weakpareto.discovery import DiscoveryConfig, RefineSettings, discover
+from weakpareto.operators import SpectralKind
 from weakpareto.records import DiscoveryResult, Equation, FrontPoint
 from weakpareto.search import SearchSettings
 from weakpareto.selection import SelectionSettings
-from weakpareto.validation import CheckedField, check_field, check_params
+from weakpareto.validation import (
+    CheckedField,
+    CheckedField2D,
+    check_field,
+    check_field_2d,
+    check_params,
+    check_spatial_dims,
+)
 from weakpareto.weak_library import PowerMode, SpatialTests, weak_library
+from weakpareto.weak_library_2d import discover_2d, weak_library_2d
 
 #: Tolerance (relative to max |u|) under which a slightly negative minimum still counts as a
 #: nonnegative field for ``power_mode="auto"`` (spectral round-off, e.g. -1e-15 on FADE).
@@ -125,19 +145,23 @@ class WeakPareto:
     beta_range : (lo, hi), 0 <= lo < hi, default (0.5, 2.0)
         Spatial-order interval; ``lo = 0`` admits the identity term ``u`` (reaction).
     powers : tuple of int, default (0, 1, 2)
-        Admitted powers ``p`` in the terms ``u^p X_beta u`` (paper Eq. 4).
+        Admitted powers ``p`` in the terms ``u^p X_beta u`` (paper Eq. 4). 2-D data admits
+        linear terms only: pass ``powers=(0,)``.
     power_mode : {"auto", "raw", "positive"}, default "auto"
         ``positive`` uses ``max(u, 0)^p`` for the nonlinear weights (the paper's setting for
         nonnegative fields such as FADE), ``raw`` uses ``u^p`` (sign-changing fields); ``auto``
-        picks ``positive`` when ``min(u) >= -1e-8 max|u|`` and ``raw`` otherwise.
+        picks ``positive`` when ``min(u) >= -1e-8 max|u|`` and ``raw`` otherwise. Unused in 2-D
+        (linear terms only).
     max_terms : int, default 4
         Largest support size ``c_max`` of the sweep (paper Algorithm 1).
     test_functions : {"gaussian", "fourier"}, default "gaussian"
         Spatial test family (paper Sec. 3.1); temporal tests are always Gaussian. ``fourier`` is
-        the paper's choice for periodic high-order Riesz cases (beta above ~2.4).
+        the paper's choice for periodic high-order Riesz cases (beta above ~2.4). 2-D uses
+        Gaussian tests on every axis.
     test_counts : (K_t, K_x) or None, default None
         Numbers of temporal and spatial tests; None is the paper rule
-        ``K_t = max(20, min(44, nt//3))``, ``K_x = max(32, min(80, nx//2))``.
+        ``K_t = max(20, min(44, nt//3))``, ``K_x = max(32, min(80, nx//2))``. 2-D:
+        ``(K_t, K_x, K_y)``, None applies the rule per axis (30 x 40 x 40 on 90 x 80 x 80).
     seed : int, default 0
         Seed of the train/validation row split and of differential evolution.
     popsize, maxiter : int, default 7, 24
@@ -159,10 +183,13 @@ class WeakPareto:
     equation_ : Equation       the selected, pruned, polished and refitted equation
     mode_, alpha_ : str, float temporal branch ("sub" | "int" | "sup") and order
     coef_, orders_, powers_ : arrays of the right-hand-side terms (order 0.0 = identity ``u``)
+    directions_ : array of str, the axis each term's operator acts along ("x" or "y" in 2-D;
+        "x" for every term in 1-D, where ``equation_`` terms carry ``direction=None``)
     pareto_front_ : list of dict, one per evaluated support size: size, train_error, val_error,
         on_front, equation (selection-stage text)
     selected_size_ : int, fit_error_ : float (relative all-row residual E_fit, paper Sec. 5.1)
-    result_ : DiscoveryResult, grid_ : dict (nt, nx, dt, dx, period, power_mode)
+    result_ : DiscoveryResult, grid_ : dict (nt, nx, dt, dx, period, power_mode, test_counts;
+        2-D: nt, nx, ny, dt, dx, dy, period, period_y, test_counts)
     """
 
     def __init__(
@@ -259,23 +286,47 @@ class WeakPareto:
         scale = float(np.max(np.abs(u)))
         return "positive" if float(np.min(u)) >= -NONNEG_RTOL * scale else "raw"
 
-    # -- fitting ----------------------------------------------------------------------------
-    def validate(self, u: Any, t: Any, x: Any, period: Any = None) -> CheckedField:
+    # -- fitting ---------------------------------------------------------------------------
+    def validate(
+        self,
+        u: Any,
+        t: Any,
+        x: Any,
+        y: Any = None,
+        period: Any = None,
+        period_y: Any = None,
+    ) -> CheckedField | CheckedField2D:
         """Check parameters and data without computing (raises ``UserInputError``)."""
-        check_params(self.get_params())
-        return check_field(u, t, x, period)
+        params = check_params(self.get_params())
+        return _check_data(params, u, t, x, y, period, period_y)
 
-    def fit(self, u: Any, t: Any, x: Any, period: float | None = None) -> WeakPareto:
-        """Discover an equation for ``u`` of shape ``(nt, nx)`` on uniform grids ``t``, ``x``.
+    def fit(
+        self,
+        u: Any,
+        t: Any,
+        x: Any,
+        y: Any = None,
+        period: float | None = None,
+        period_y: float | None = None,
+    ) -> WeakPareto:
+        """Discover an equation for ``u`` on uniform grids; returns ``self``.
 
-        ``period`` is the spatial period; default ``nx * dx`` (endpoint-excluded grid). Returns
-        ``self``.
+        1-D: ``u`` is ``(nt, nx)`` on ``t``, ``x``. 2-D (paper Sec. "Extension to two spatial
+        dimensions"): give ``y`` and ``u`` of shape ``(nt, nx, ny)``; the model is
+        ``D_t^alpha u = sum_j xi_j X_{beta_j}^{(d_j)} u`` with linear terms only (``powers``
+        must be ``(0,)``) and each term's operator acting along ``d_j in {"x", "y"}``
+        (:attr:`directions_`). ``period`` is the x period, default ``nx * dx``
+        (endpoint-excluded grid); ``period_y`` the y period, default ``ny * dy``.
         """
         cfg = self.discovery_config()  # validates the parameters
-        field = check_field(u, t, x, period)
+        field = _check_data(check_params(self.get_params()), u, t, x, y, period, period_y)
         return self._fit_checked(field, cfg)
 
-    def _fit_checked(self, field: CheckedField, cfg: DiscoveryConfig) -> WeakPareto:
+    def _fit_checked(
+        self, field: CheckedField | CheckedField2D, cfg: DiscoveryConfig
+    ) -> WeakPareto:
+        if isinstance(field, CheckedField2D):
+            return self._fit_checked_2d(field, cfg)
         mode = cast(PowerMode, self.resolve_power_mode(self.power_mode, field.u))
         counts = check_params(self.get_params())["test_counts"]
         lib = weak_library(
@@ -302,6 +353,37 @@ class WeakPareto:
         self._set_fitted(res, grid)
         return self
 
+    def _fit_checked_2d(self, field: CheckedField2D, cfg: DiscoveryConfig) -> WeakPareto:
+        """2-D directional discovery (:func:`weakpareto.weak_library_2d.discover_2d`)."""
+        counts = check_params(self.get_params())["test_counts"]
+        lib = weak_library_2d(
+            field.u,
+            field.t,
+            field.x,
+            field.y,
+            operator=cast(SpectralKind, cfg.operator),  # directional | riesz (check_params)
+            period=field.period,
+            period_y=field.period_y,
+            test_counts=counts,
+        )
+        res = discover_2d(lib, cfg)
+        nt, nx, ny = field.shape
+        grid = {
+            "nt": nt,
+            "nx": nx,
+            "ny": ny,
+            "dt": field.dt,
+            "dx": field.dx,
+            "dy": field.dy,
+            "period": field.period,
+            "period_y": field.period_y,
+            "test_counts": [int(k) for k in lib.shape],
+            "dropped_endpoint": field.dropped_endpoint,
+            "dropped_endpoint_y": field.dropped_endpoint_y,
+        }
+        self._set_fitted(res, grid)
+        return self
+
     def _set_fitted(self, res: DiscoveryResult, grid: dict[str, Any]) -> None:
         eq = res.final
         self.result_ = res
@@ -312,6 +394,7 @@ class WeakPareto:
         self.coef_ = np.array([t.coef for t in eq.terms], dtype=float)
         self.orders_ = np.array([t.order for t in eq.terms], dtype=float)
         self.powers_ = np.array([t.power for t in eq.terms], dtype=int)
+        self.directions_ = np.array([t.direction or "x" for t in eq.terms], dtype=str)
         self.fit_error_ = float(res.fit_error)
         self.selected_size_ = int(res.selected_size)
         self.pareto_front_: list[dict[str, Any]] = [
@@ -361,6 +444,7 @@ class WeakPareto:
 
             {"equation": str, "mode": "sub"|"int"|"sup", "alpha": float, "operator": str,
              "terms": [{"power": int, "order": float, "coef": float}, ...],
+             (2-D terms also carry "direction": "x" | "y")
              "pareto_front": [{"size", "val_error", "train_error", "on_front", "equation"}, ...],
              "selected_size", "fit_error", "grid", "params", "result", "weakpareto_version"}
 
@@ -408,6 +492,36 @@ class WeakPareto:
     def from_json(cls, text: str) -> WeakPareto:
         """Inverse of :meth:`to_json`."""
         return cls.from_dict(json.loads(text))
+
+
+def _check_data(
+    params: dict[str, Any],
+    u: Any,
+    t: Any,
+    x: Any,
+    y: Any = None,
+    period: Any = None,
+    period_y: Any = None,
+) -> CheckedField | CheckedField2D:
+    """Validate the data (1-D without ``y``, 2-D with it) and the dimension-specific parameters.
+
+    ``params`` is the output of :func:`check_params`.
+    """
+    if y is None:
+        if period_y is not None:
+            raise UserInputError(
+                "period_y= applies to 2-D data only; pass the y grid too, or drop period_y"
+            )
+        field: CheckedField | CheckedField2D = check_field(u, t, x, period)
+        check_spatial_dims(params, 1)
+        return field
+    if isinstance(y, numbers.Number):
+        raise UserInputError(
+            f"y={y!r} is a number, not a grid; pass the x period by keyword, "
+            "fit(u, t, x, period=L), or y as the array of y coordinates"
+        )
+    check_spatial_dims(params, 2)
+    return check_field_2d(u, t, x, y, period, period_y)
 
 
 def _version() -> str:

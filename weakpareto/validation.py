@@ -11,6 +11,12 @@ periodic with period ``L``; the default ``L = nx * dx`` is an endpoint-excluded 
 endpoint-included grid (last point ``x_0 + L`` repeating the first) is accepted when ``period=L``
 is given, and its repeated last column is dropped.
 
+Two spatial dimensions (paper Sec. "Extension to two spatial dimensions"): ``u`` is
+``(nt, nx, ny)`` on grids ``t``, ``x``, ``y`` (:func:`check_field_2d`); every rule above applies
+per axis (``period`` for x, ``period_y`` for y, at least 16 points on each spatial axis), NaN/inf
+is located as ``(i, j, k)``, and :func:`check_spatial_dims` admits linear terms only
+(``powers=[0]``), Gaussian tests and ``test_counts=[K_t, K_x, K_y]``.
+
 Minimum grid sizes follow from the test-function rules the weak library uses (spec §3.2):
 
 * time: Gaussian width ``w_t = max(3 dt, 0.07 (T + dt))`` with centres in
@@ -23,6 +29,7 @@ Minimum grid sizes follow from the test-function rules the weak library uses (sp
 
 from __future__ import annotations
 
+import itertools
 import math
 import numbers
 import os
@@ -170,19 +177,23 @@ def check_powers(value: Any) -> tuple[int, ...]:
     return tuple(sorted(int(p) for p in items))
 
 
-def check_test_counts(value: Any) -> tuple[int, int] | None:
-    """``None`` (paper rule) or a pair ``[K_t, K_x]`` of positive test-function counts."""
+def check_test_counts(value: Any) -> tuple[int, ...] | None:
+    """``None`` (paper rule) or positive test-function counts per axis.
+
+    ``[K_t, K_x]`` in 1-D, ``[K_t, K_x, K_y]`` in 2-D; which one the data needs is checked by
+    :func:`check_spatial_dims` once the data is known.
+    """
     if value is None:
         return None
     if isinstance(value, str | bytes) or not isinstance(value, Sequence | np.ndarray):
         raise UserInputError(f"test_counts={value!r} must be [K_t,K_x] or null, e.g. [44,60]")
     items = list(value)
-    if len(items) != 2 or not all(_is_int(k) and k >= 1 for k in items):
+    if len(items) not in (2, 3) or not all(_is_int(k) and k >= 1 for k in items):
         raise UserInputError(
-            f"test_counts={items!r} must be two positive integers [K_t,K_x], e.g. [44,60]; "
-            "omit it for the paper rule"
+            f"test_counts={items!r} must be positive integers [K_t,K_x] (2-D: [K_t,K_x,K_y]), "
+            "e.g. [44,60]; omit it for the paper rule"
         )
-    return int(items[0]), int(items[1])
+    return tuple(int(k) for k in items)
 
 
 def check_params(params: Mapping[str, Any]) -> dict[str, Any]:
@@ -316,88 +327,94 @@ class CheckedField:
         return (int(self.u.shape[0]), int(self.u.shape[1]))
 
 
-def _check_period(period: Any, nx: int, dx: float) -> tuple[float, bool]:
-    """Grid-consistent period and whether the repeated endpoint column must be dropped."""
+@dataclass(frozen=True)
+class CheckedField2D:
+    """A validated 2-D field ``u (nt, nx, ny)``, ready for
+    :func:`weakpareto.weak_library_2d.weak_library_2d`."""
+
+    u: Array
+    t: Array
+    x: Array
+    y: Array
+    dt: float
+    dx: float
+    dy: float
+    period: float
+    period_y: float
+    dropped_endpoint: bool = False
+    dropped_endpoint_y: bool = False
+
+    @property
+    def shape(self) -> tuple[int, int, int]:
+        return (int(self.u.shape[0]), int(self.u.shape[1]), int(self.u.shape[2]))
+
+
+def _check_period(
+    period: Any, nx: int, dx: float, axis: str = "x", key: str = "period"
+) -> tuple[float, bool]:
+    """Grid-consistent period of one spatial axis and whether its repeated endpoint is dropped.
+
+    ``axis`` names the grid (``x`` or ``y``) and ``key`` the argument (``period``/``period_y``).
+    """
+    n, h = f"n{axis}", f"d{axis}"
     excluded, included = nx * dx, (nx - 1) * dx
     if period is None:
         return excluded, False
     if not _is_real(period) or not math.isfinite(float(period)):
-        raise UserInputError(
-            f"period={period!r} must be a positive number, e.g. period={excluded:g}"
-        )
+        raise UserInputError(f"{key}={period!r} must be a positive number, e.g. {key}={excluded:g}")
     p = float(period)
     if p <= 0:
         raise UserInputError(
-            f"period={p:g} must be > 0; omit it to use nx*dx = {excluded:g} (endpoint excluded)"
+            f"{key}={p:g} must be > 0; omit it to use {n}*{h} = {excluded:g} (endpoint excluded)"
         )
     tol = PERIOD_TOL_DX * dx
     if p < included - tol:
         raise UserInputError(
-            f"period={p:g} is smaller than the grid span (nx-1)*dx = {included:g}; the grid must "
-            f"cover one period: use period={excluded:g} (endpoint excluded) or omit period="
+            f"{key}={p:g} is smaller than the grid span ({n}-1)*{h} = {included:g}; the {axis} "
+            f"grid must cover one period: use {key}={excluded:g} (endpoint excluded) or omit {key}="
         )
     if abs(p - excluded) <= tol:
         return excluded, False
     if abs(p - included) <= tol:
         return included, True
     raise UserInputError(
-        f"period={p:g} does not match the x grid: periodic spectral operators need x to cover "
-        f"exactly one period, period = nx*dx = {excluded:g} (endpoint excluded) or "
-        f"(nx-1)*dx = {included:g} (endpoint included), tolerance {PERIOD_TOL_DX:g}*dx; "
-        "omit period= to use nx*dx"
+        f"{key}={p:g} does not match the {axis} grid: periodic spectral operators need {axis} to "
+        f"cover exactly one period, {key} = {n}*{h} = {excluded:g} (endpoint excluded) or "
+        f"({n}-1)*{h} = {included:g} (endpoint included), tolerance {PERIOD_TOL_DX:g}*{h}; "
+        f"omit {key}= to use {n}*{h}"
     )
 
 
-def check_field(u: Any, t: Any, x: Any, period: Any = None) -> CheckedField:
-    """Validate a field ``u (nt, nx)`` on grids ``t (nt)``, ``x (nx)`` (see module docstring)."""
-    u_arr = _as_real_array("u", u)
-    t_arr = _as_real_array("t", t)
-    x_arr = _as_real_array("x", x)
-    if u_arr.ndim != 2:
-        extra = "; fields with two spatial dimensions are not supported" if u_arr.ndim == 3 else ""
-        raise UserInputError(
-            f"u must be 2-D (nt x nx: time on axis 0, space on axis 1), got shape "
-            f"{u_arr.shape}{extra}"
-        )
-    for name, g in (("t", t_arr), ("x", x_arr)):
+def _check_coordinates(names: Sequence[str], grids: Sequence[Array]) -> None:
+    for name, g in zip(names, grids, strict=True):
         if g.ndim != 1:
             raise UserInputError(
                 f"{name} must be 1-D (one value per grid point), got shape {g.shape}; "
                 f"pass the {name} coordinates, e.g. {name}.ravel() of a vector"
             )
-    nt, nx = u_arr.shape
-    if (t_arr.size, x_arr.size) != (nt, nx):
-        hint = (
-            "; u looks transposed, pass u.T (rows are times)"
-            if (t_arr.size, x_arr.size) == (nx, nt)
-            else "; u must have shape (len(t), len(x))"
-        )
-        raise UserInputError(
-            f"shape mismatch: u is {nt} x {nx} but len(t)={t_arr.size}, len(x)={x_arr.size}{hint}"
-        )
-    if nt < 2 or nx < 2:
-        raise UserInputError(
-            f"u is {nt} x {nx}; need at least nt >= {MIN_NT} times and nx >= {MIN_NX} "
-            "spatial points"
-        )
-    dt = _check_grid("t", t_arr)
-    dx = _check_grid("x", x_arr)
-    p, drop = _check_period(period, nx, dx)
-    if drop:
-        u_arr, x_arr, nx = u_arr[:, :-1], x_arr[:-1], nx - 1
-    if nt < MIN_NT or nx < MIN_NX:
-        raise UserInputError(
-            f"too few grid points for the test functions: u is {nt} x {nx}, need nt >= {MIN_NT} "
-            f"(temporal Gaussians of width max(3dt, 0.07T) need (nt-1)dt >= 6 widths) and "
-            f"nx >= {MIN_NX} (periodic Gaussians of width >= 2dx must fit L/8); "
-            "use a longer record or a finer grid"
-        )
+
+
+def _axes_hint(shape: tuple[int, ...], expected: tuple[int, ...]) -> str:
+    """Name the transpose that turns ``shape`` into ``expected``, if one exists."""
+    for perm in itertools.permutations(range(len(shape))):
+        if perm != tuple(range(len(shape))) and tuple(shape[k] for k in perm) == expected:
+            if len(shape) == 2:
+                return "; u looks transposed, pass u.T (rows are times)"
+            return f"; u's axes look permuted, pass np.transpose(u, {perm}) (axes must be t, x, y)"
+    return ""
+
+
+def _check_values(u_arr: Array, names: Sequence[str], grids: Sequence[Array]) -> None:
+    """NaN/inf (with location), all-zero, constant, static and spatially uniform fields."""
     bad = ~np.isfinite(u_arr)
     if bad.any():
-        i, j = (int(k) for k in np.unravel_index(int(np.argmax(bad)), bad.shape))
+        idx = tuple(int(k) for k in np.unravel_index(int(np.argmax(bad)), bad.shape))
+        letters = ("i", "j", "k")[: len(idx)]
+        coords = ", ".join(f"{g[i]:g}" for g, i in zip(grids, idx, strict=True))
         raise UserInputError(
-            f"u has {int(bad.sum())} NaN/inf value(s), first at (i, j) = ({i}, {j}), "
-            f"(t, x) = ({t_arr[i]:g}, {x_arr[j]:g}); fill or interpolate them before discovery"
+            f"u has {int(bad.sum())} NaN/inf value(s), first at ({', '.join(letters)}) = "
+            f"({', '.join(str(i) for i in idx)}), ({', '.join(names)}) = ({coords}); "
+            "fill or interpolate them before discovery"
         )
     scale = float(np.max(np.abs(u_arr)))
     if scale == 0.0:
@@ -413,33 +430,175 @@ def check_field(u: Any, t: Any, x: Any, period: Any = None) -> CheckedField:
             "u does not change in time (every row equals u[0]); the temporal target is zero — "
             "pass a time-dependent field"
         )
-    if float(np.max(np.abs(u_arr - u_arr[:, :1]))) <= tol:
+    if u_arr.ndim == 2:
+        if float(np.max(np.abs(u_arr - u_arr[:, :1]))) <= tol:
+            raise UserInputError(
+                "u is uniform in x at every time; spatial derivatives vanish and no spatial term "
+                "can be identified — pass a field that varies in x"
+            )
+        return
+    for axis, name, other in ((1, "x", "y"), (2, "y", "x")):
+        first = u_arr[:, :1, :] if axis == 1 else u_arr[:, :, :1]
+        if float(np.max(np.abs(u_arr - first))) <= tol:
+            sl = "u[:, 0, :]" if axis == 1 else "u[:, :, 0]"
+            raise UserInputError(
+                f"u is uniform in {name} at every (t, {other}); {name}-direction derivatives "
+                f"vanish and no {name} term can be identified — fit the 1-D field {sl} on the "
+                f"{other} grid instead"
+            )
+
+
+def _too_few(shape: tuple[int, ...]) -> None:
+    names = ("nt", "nx", "ny")[: len(shape)]
+    mins = (MIN_NT, MIN_NX, MIN_NX)[: len(shape)]
+    if all(n >= m for n, m in zip(shape, mins, strict=True)):
+        return
+    need = f"nt >= {MIN_NT}" + "".join(f" and {k} >= {MIN_NX}" for k in names[1:])
+    dims = " x ".join(str(n) for n in shape)
+    raise UserInputError(
+        f"too few grid points for the test functions: u is {dims}, need {need} (temporal "
+        f"Gaussians of width max(3dt, 0.07T) need (nt-1)dt >= 6 widths; periodic Gaussians of "
+        f"width >= 2dx must fit L/8 on every spatial axis); use a longer record or a finer grid"
+    )
+
+
+def check_field(u: Any, t: Any, x: Any, period: Any = None) -> CheckedField:
+    """Validate a field ``u (nt, nx)`` on grids ``t (nt)``, ``x (nx)`` (see module docstring)."""
+    u_arr = _as_real_array("u", u)
+    t_arr = _as_real_array("t", t)
+    x_arr = _as_real_array("x", x)
+    if u_arr.ndim == 3:
         raise UserInputError(
-            "u is uniform in x at every time; spatial derivatives vanish and no spatial term "
-            "can be identified — pass a field that varies in x"
+            f"u is 3-D {u_arr.shape} but no y grid is given; for two spatial dimensions "
+            "(nt x nx x ny) pass y: fit(u, t, x, y), an array y in the .npz or a column y in "
+            "the table"
         )
+    if u_arr.ndim != 2:
+        raise UserInputError(
+            f"u must be 2-D (nt x nx: time on axis 0, space on axis 1) or 3-D with a y grid "
+            f"(nt x nx x ny), got shape {u_arr.shape}"
+        )
+    _check_coordinates(("t", "x"), (t_arr, x_arr))
+    nt, nx = u_arr.shape
+    if (t_arr.size, x_arr.size) != (nt, nx):
+        hint = _axes_hint((nt, nx), (t_arr.size, x_arr.size)) or (
+            "; u must have shape (len(t), len(x))"
+        )
+        raise UserInputError(
+            f"shape mismatch: u is {nt} x {nx} but len(t)={t_arr.size}, len(x)={x_arr.size}{hint}"
+        )
+    if nt < 2 or nx < 2:
+        raise UserInputError(
+            f"u is {nt} x {nx}; need at least nt >= {MIN_NT} times and nx >= {MIN_NX} "
+            "spatial points"
+        )
+    dt = _check_grid("t", t_arr)
+    dx = _check_grid("x", x_arr)
+    p, drop = _check_period(period, nx, dx)
+    if drop:
+        u_arr, x_arr, nx = u_arr[:, :-1], x_arr[:-1], nx - 1
+    _too_few((nt, nx))
+    _check_values(u_arr, ("t", "x"), (t_arr, x_arr))
     return CheckedField(u_arr, t_arr, x_arr, dt, dx, p, drop)
 
 
-# -- long tables ------------------------------------------------------------------------------
-def long_table_to_grid(table: Any, source: str = "table") -> tuple[Array, Array, Array]:
-    """Pivot a long-form table (columns ``t``, ``x``, ``u``; one row per grid point).
+def check_field_2d(
+    u: Any, t: Any, x: Any, y: Any, period: Any = None, period_y: Any = None
+) -> CheckedField2D:
+    """Validate a field ``u (nt, nx, ny)`` on uniform grids ``t``, ``x``, ``y``.
 
-    Raises on missing or non-numeric columns, non-finite coordinates, duplicate ``(t, x)``
-    pairs and missing ``(t, x)`` pairs. NaN values of ``u`` are kept (reported by
-    :func:`check_field` with their position).
+    The 1-D rules apply per axis: uniform, strictly increasing grids (same tolerance), at least
+    ``MIN_NT`` times and ``MIN_NX`` points on each spatial axis, ``period`` (x) and ``period_y``
+    (y) equal to ``n*h`` (endpoint excluded, the default) or ``(n-1)*h`` (endpoint included; the
+    repeated last slice is dropped), NaN/inf reported as ``(i, j, k)`` and ``(t, x, y)``.
     """
+    u_arr = _as_real_array("u", u)
+    t_arr = _as_real_array("t", t)
+    x_arr = _as_real_array("x", x)
+    y_arr = _as_real_array("y", y)
+    if u_arr.ndim != 3:
+        hint = (
+            "; for one spatial dimension omit y (fit(u, t, x), no y array/column)"
+            if u_arr.ndim == 2
+            else ""
+        )
+        raise UserInputError(
+            f"with a y grid u must be 3-D (nt x nx x ny: time, x, y), got shape {u_arr.shape}{hint}"
+        )
+    _check_coordinates(("t", "x", "y"), (t_arr, x_arr, y_arr))
+    nt, nx, ny = u_arr.shape
+    expected = (t_arr.size, x_arr.size, y_arr.size)
+    if expected != (nt, nx, ny):
+        hint = _axes_hint((nt, nx, ny), expected) or "; u must have shape (len(t), len(x), len(y))"
+        raise UserInputError(
+            f"shape mismatch: u is {nt} x {nx} x {ny} but len(t)={t_arr.size}, "
+            f"len(x)={x_arr.size}, len(y)={y_arr.size}{hint}"
+        )
+    if min(nt, nx, ny) < 2:
+        _too_few((nt, nx, ny))
+    dt = _check_grid("t", t_arr)
+    dx = _check_grid("x", x_arr)
+    dy = _check_grid("y", y_arr)
+    px, drop_x = _check_period(period, nx, dx)
+    py, drop_y = _check_period(period_y, ny, dy, axis="y", key="period_y")
+    if drop_x:
+        u_arr, x_arr, nx = u_arr[:, :-1, :], x_arr[:-1], nx - 1
+    if drop_y:
+        u_arr, y_arr, ny = u_arr[:, :, :-1], y_arr[:-1], ny - 1
+    _too_few((nt, nx, ny))
+    _check_values(u_arr, ("t", "x", "y"), (t_arr, x_arr, y_arr))
+    return CheckedField2D(u_arr, t_arr, x_arr, y_arr, dt, dx, dy, px, py, drop_x, drop_y)
+
+
+def check_spatial_dims(params: Mapping[str, Any], dims: int) -> None:
+    """Parameter rules that depend on the number of spatial dimensions (1 or 2).
+
+    ``params`` are the normalised output of :func:`check_params`. In 2-D the model is linear
+    (paper Sec. "Extension to two spatial dimensions": powers ``[0]`` only), the tests are
+    Gaussian on every axis and ``test_counts`` is ``[K_t, K_x, K_y]``; in 1-D it is ``[K_t, K_x]``.
+    """
+    counts = params.get("test_counts")
+    if dims == 1:
+        if counts is not None and len(counts) != 2:
+            raise UserInputError(
+                f"test_counts={list(counts)} has {len(counts)} entries but u has one spatial "
+                "dimension; use [K_t,K_x], e.g. test_counts=[44,60], or omit it"
+            )
+        return
+    powers = tuple(params["powers"])
+    if powers != (0,):
+        raise UserInputError(
+            f"powers={list(powers)} is not supported in 2-D: the 2-D model has linear terms "
+            "only; pass powers=[0] (Python: powers=(0,))"
+        )
+    if params.get("test_functions", "gaussian") != "gaussian":
+        raise UserInputError(
+            f"test_functions={params['test_functions']!r} is 1-D only; 2-D uses Gaussian tests "
+            "on every axis, pass test_functions=gaussian"
+        )
+    if counts is not None and len(counts) != 3:
+        raise UserInputError(
+            f"test_counts={list(counts)} has {len(counts)} entries but u has two spatial "
+            "dimensions; use [K_t,K_x,K_y], e.g. test_counts=[30,40,40], or omit it"
+        )
+
+
+# -- long tables ------------------------------------------------------------------------------
+def _pivot(table: Any, coords: tuple[str, ...], source: str) -> tuple[Array, list[Array]]:
+    """Pivot a long table with coordinate columns ``coords`` and value column ``u``."""
     cols = [str(c) for c in table.columns]
-    missing = [c for c in ("t", "x", "u") if c not in cols]
+    need = (*coords, "u")
+    missing = [c for c in need if c not in cols]
+    tup = f"({', '.join(coords)})"
     if missing:
         raise UserInputError(
             f"{source} lacks column(s) {', '.join(missing)} (found: {', '.join(cols) or 'none'});"
-            " a long table needs columns t, x, u with one row per grid point"
+            f" a long table needs columns {', '.join(need)} with one row per grid point"
         )
     if len(table) == 0:
-        raise UserInputError(f"{source} has no rows; it needs one row per (t, x) grid point")
+        raise UserInputError(f"{source} has no rows; it needs one row per {tup} grid point")
     arrays = {}
-    for c in ("t", "x", "u"):
+    for c in need:
         series = table[c]
         try:
             arrays[c] = np.asarray(series, dtype=float)
@@ -448,33 +607,67 @@ def long_table_to_grid(table: Any, source: str = "table") -> tuple[Array, Array,
                 f"column {c} of {source} is not numeric (dtype {series.dtype}); "
                 "remove text values or header lines inside the data"
             ) from None
-    t_col, x_col, u_col = arrays["t"], arrays["x"], arrays["u"]
-    for name, col in (("t", t_col), ("x", x_col)):
-        bad = ~np.isfinite(col)
+    for name in coords:
+        bad = ~np.isfinite(arrays[name])
         if bad.any():
             raise UserInputError(
                 f"column {name} of {source} has {int(bad.sum())} empty/NaN value(s), first in "
-                f"data row {int(np.argmax(bad))}; every row needs finite t and x"
+                f"data row {int(np.argmax(bad))}; every row needs finite {', '.join(coords)}"
             )
-    t_vals, ti = np.unique(t_col, return_inverse=True)
-    x_vals, xi = np.unique(x_col, return_inverse=True)
-    flat = ti * x_vals.size + xi
-    counts = np.bincount(flat, minlength=t_vals.size * x_vals.size)
+    values, inverse = [], []
+    for name in coords:
+        v, inv = np.unique(arrays[name], return_inverse=True)
+        values.append(v)
+        inverse.append(inv.ravel())
+    shape = tuple(v.size for v in values)
+    flat = np.ravel_multi_index(tuple(inverse), shape)
+    size = int(np.prod(shape))
+    counts = np.bincount(flat, minlength=size)
+    kind = "pairs" if len(coords) == 2 else "triples"
+
+    def where(k: int) -> str:
+        idx = np.unravel_index(k, shape)
+        return ", ".join(f"{values[a][int(i)]:g}" for a, i in enumerate(idx))
+
     if np.any(counts > 1):
-        k = int(np.argmax(counts > 1))
-        i, j = divmod(k, x_vals.size)
         raise UserInputError(
-            f"{source} has {int(np.sum(counts[counts > 1] - 1))} duplicate (t, x) row(s), first "
-            f"(t, x) = ({t_vals[i]:g}, {x_vals[j]:g}); keep one row per grid point"
+            f"{source} has {int(np.sum(counts[counts > 1] - 1))} duplicate {tup} row(s), first "
+            f"{tup} = ({where(int(np.argmax(counts > 1)))}); keep one row per grid point"
         )
     if np.any(counts == 0):
-        k = int(np.argmax(counts == 0))
-        i, j = divmod(k, x_vals.size)
+        rest = coords[1] if len(coords) == 2 else f"({', '.join(coords[1:])})"
         raise UserInputError(
-            f"{source} misses {int(np.sum(counts == 0))} of {counts.size} (t, x) pairs of the "
-            f"{t_vals.size} x {x_vals.size} grid, first (t, x) = ({t_vals[i]:g}, {x_vals[j]:g}); "
-            "every t needs a row for every x"
+            f"{source} misses {int(np.sum(counts == 0))} of {counts.size} {tup} {kind} of the "
+            f"{' x '.join(str(n) for n in shape)} grid, first {tup} = "
+            f"({where(int(np.argmax(counts == 0)))}); every t needs a row for every {rest}"
         )
-    u = np.empty(t_vals.size * x_vals.size)
-    u[flat] = u_col
-    return u.reshape(t_vals.size, x_vals.size), t_vals, x_vals
+    u = np.empty(size)
+    u[flat] = arrays["u"]
+    return u.reshape(shape), values
+
+
+def long_table_to_grid(table: Any, source: str = "table") -> tuple[Array, Array, Array]:
+    """Pivot a long-form table (columns ``t``, ``x``, ``u``; one row per grid point).
+
+    Raises on missing or non-numeric columns, non-finite coordinates, duplicate ``(t, x)``
+    pairs and missing ``(t, x)`` pairs. NaN values of ``u`` are kept (reported by
+    :func:`check_field` with their position). A table with a ``y`` column is 2-D: use
+    :func:`long_table_to_grid_2d`.
+    """
+    if "y" in [str(c) for c in table.columns]:
+        raise UserInputError(
+            f"{source} has a y column (two spatial dimensions); pivot it with "
+            "long_table_to_grid_2d, which returns (u, t, x, y)"
+        )
+    u, (t, x) = _pivot(table, ("t", "x"), source)
+    return u, t, x
+
+
+def long_table_to_grid_2d(table: Any, source: str = "table") -> tuple[Array, Array, Array, Array]:
+    """Pivot a 2-D long-form table (columns ``t``, ``x``, ``y``, ``u``) to ``u (nt, nx, ny)``.
+
+    The checks of :func:`long_table_to_grid` apply to ``(t, x, y)`` triples: duplicate and
+    missing triples are named with the first offending ``(t, x, y)``.
+    """
+    u, (t, x, y) = _pivot(table, ("t", "x", "y"), source)
+    return u, t, x, y
