@@ -78,3 +78,31 @@ def test_pruning_drops_negligible_contribution_only():
     coef = np.array([1.0, -0.5, 1e-6])
     assert inactive_terms(coef, cols).tolist() == [False, False, True]
     assert inactive_terms(np.array([1.0, 1e-11, 0.3]), cols).tolist() == [False, True, False]
+
+
+def test_elbow_over_all_sizes_keeps_the_knee_of_a_convex_front():
+    """2-D benchmark B: c=4 ties c=3; the dominance filter loses the knee (paper Sec. 4.3)."""
+    sizes = np.array([1, 2, 3, 4])
+    errs = np.array([0.18, 0.05, 5.0e-4, 5.1e-4])
+    aic = np.zeros(4)
+    front = SelectionSettings()  # reference code: elbow on the Pareto front
+    every = SelectionSettings(elbow_points="all")  # paper wording: every evaluated size
+    assert select_on_front(sizes, errs, aic, aic, front) == 0
+    assert select_on_front(sizes, errs, aic, aic, every) == 2
+
+
+def test_paper_stability_rule_needs_an_unchanged_elbow():
+    ref, paper = SelectionSettings(), SelectionSettings(stability="paper")
+    s_ref, s_paper = StoppingState(), StoppingState()
+    for st, s in ((s_ref, ref), (s_paper, paper)):
+        st.update(1, 0.18, None, s)
+        assert not st.update(2, 0.05, 2, s)
+    # at c = 3 the elbow drops to 1: below c, but changed from the previous elbow (2); the
+    # error still improves 100x, so the plateau rule does not fire either
+    assert s_ref.update(3, 5.0e-4, 1, ref)
+    assert not s_paper.update(3, 5.0e-4, 1, paper)
+    # an elbow that stays at 2 while c = 3 is evaluated stops the paper rule as well
+    st = StoppingState()
+    st.update(1, 1e-2, None, paper)
+    assert not st.update(2, 1e-4, 2, paper)
+    assert st.update(3, 0.5e-4, 2, paper)  # 2 < 3 and unchanged; no plateau (2x better)

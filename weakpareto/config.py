@@ -19,7 +19,7 @@ from weakpareto.discovery import DiscoveryConfig, RefineSettings
 from weakpareto.orders import temporal_branches
 from weakpareto.records import OperatorKind
 from weakpareto.search import SearchSettings, Updating
-from weakpareto.selection import SelectionRule, SelectionSettings
+from weakpareto.selection import ElbowPoints, SelectionRule, SelectionSettings, StabilityRule
 
 CONFIG_MODULE = "weakpareto.conf"
 NON_IDENTITY_KEYS = (
@@ -134,6 +134,10 @@ def validate_run(cfg: DictConfig) -> None:
         )
     if cfg.selection.rule not in ("elbow", "aic", "bic"):
         raise UserInputError(f"selection.rule={cfg.selection.rule!r}; use elbow, aic or bic")
+    if cfg.selection.stability not in ("reference", "paper"):
+        raise UserInputError("selection.stability must be reference or paper")
+    if cfg.selection.elbow_points not in ("front", "all"):
+        raise UserInputError("selection.elbow_points must be front or all")
     if not float(cfg.search.ridge) >= 0:
         raise UserInputError("search.ridge must be >= 0")
 
@@ -174,6 +178,8 @@ def discovery_config(cfg: DictConfig, seed: int) -> DiscoveryConfig:
             patience=int(sel.patience),
             prune_contrib=float(sel.prune_contrib),
             prune_abs=float(sel.prune_abs),
+            stability=cast(StabilityRule, str(sel.stability)),  # checked in validate_run
+            elbow_points=cast(ElbowPoints, str(sel.elbow_points)),  # checked in validate_run
         ),
         refine=RefineSettings(
             polish=bool(m.polish),

@@ -244,7 +244,8 @@ def _markdown(
         "selection-stability stopping, elbow, pruning, trust-region polishing of the full-row "
         "residual, exact refit), not the reference 2-D script's shortcuts (single alpha grid "
         "across 1, Sobol DE initialisation, no stopping, validation-objective polishing).",
-        "- Elbow and stability stop as the paper words them (weak_library_2d.Discovery2D): the "
+        "- Elbow and stability stop as the paper words them (selection.stability=paper, "
+        "selection.elbow_points=all): the "
         "elbow uses the best models of all evaluated sizes, and the stability stop needs the "
         "elbow below c and unchanged. With the 1-D code's dominance-filtered front and "
         "'elbow < c' stop, B's convex validation curve (knee at the last front point c = 3) "

@@ -29,7 +29,6 @@ if TYPE_CHECKING:  # the library modules are imported lazily at run time
     from weakpareto.operators import SpectralKind
     from weakpareto.test_functions import Budget
     from weakpareto.weak_library import PowerMode, SpatialTests
-    from weakpareto.weak_library_2d import ElbowPoints, StabilityRule
 
 
 @dataclass(frozen=True)
@@ -118,14 +117,7 @@ def discover_seed(cfg: DictConfig, seed: int, progress: Any = None) -> Discovery
     if field.y is not None:
         from weakpareto.weak_library_2d import discover_2d
 
-        sel = cfg.selection  # paper wording of elbow/stability by default, see Discovery2D
-        return discover_2d(
-            build_source_2d(cfg, u, field),
-            dcfg,
-            progress,
-            stability=cast("StabilityRule", str(sel.get("stability", "paper"))),
-            elbow_points=cast("ElbowPoints", str(sel.get("elbow_points", "all"))),
-        )
+        return discover_2d(build_source_2d(cfg, u, field), dcfg, progress)
     if cfg.method.library == "grid_stridge":
         from weakpareto.grid_stridge import grid_stridge_from_config
 

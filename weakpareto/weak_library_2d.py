@@ -43,7 +43,8 @@ method — branch-aware (subunit, exact integer and superunit branches searched 
 interpolation across ``alpha = 1``), truth-agnostic anchor starts, DE with the 1-D settings,
 the plateau and selection-stability stopping and the signed-chord elbow of Algorithm 1 (as the
 paper words them — elbow over the best models of all evaluated sizes, stability = elbow below
-``c`` *and unchanged*; see :class:`Discovery2D` for where this differs from the 1-D code),
+``c`` *and unchanged*; set by the 2-D benchmarks' ``tuning``, see
+:class:`weakpareto.selection.SelectionSettings` for where this differs from the 1-D defaults),
 inactive-term pruning, exact-order polishing of the full-row relative residual inside the
 branch and the beta trust region, and the exact-order refit. The reference 2-D script instead
 uses one alpha grid interpolated straight across 1, Sobol-initialised DE without anchors,
@@ -54,7 +55,6 @@ region; none of these shortcuts is reproduced here.
 from __future__ import annotations
 
 import dataclasses
-import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -65,8 +65,6 @@ from weakpareto import operators as ops
 from weakpareto import test_functions as tf
 from weakpareto.discovery import Discovery, DiscoveryConfig, ProgressFn
 from weakpareto.records import DiscoveryResult, Equation, FrontPoint, Mode, Term
-from weakpareto.search import Candidate
-from weakpareto.selection import is_plateau, select_by_criterion, select_elbow
 
 StabilityRule = Literal["paper", "reference"]
 ElbowPoints = Literal["all", "front"]
@@ -294,86 +292,10 @@ def directional_equation(eq: Equation) -> Equation:
     return Equation(eq.mode, eq.alpha, tuple(terms), eq.operator).canonical()
 
 
-class Discovery2D(Discovery):
-    """:class:`Discovery` with the paper's wording of the elbow and the stability stop.
-
-    Two places where the 1-D code follows the reference implementation (spec §6.6-6.7) and the
-    paper's text reads differently; both matter on benchmark B, whose validation curve is
-    *convex* up to the true size (``E_1 ~ 0.18``, ``E_2 ~ 0.05``, ``E_3 ~ 5e-4``):
-
-    * ``elbow_points="all"`` (paper Sec. 4.3 and Algorithm 1: the elbow is computed from the
-      best models ``{M_j*}_{j=1..c}`` of every evaluated size, chord through the first and last
-      sizes). The 1-D code first drops dominated sizes; when ``c = 4`` is marginally worse than
-      ``c = 3`` (a noise-level tie), ``c = 3`` becomes the last front point, no interior point
-      lies above the chord and the smallest model is returned. ``"front"`` restores that.
-    * ``stability="paper"`` (Algorithm 1: stop when the elbow is below ``c`` *and unchanged*
-      from the previous size, for ``patience`` sizes). The 1-D
-      :class:`weakpareto.selection.StoppingState` only asks for ``elbow < c``, which stops B at
-      ``c = 3`` (elbow moved from 2 down to 1) before ``c = 4`` makes ``c = 3`` the interior
-      elbow. ``"reference"`` restores the 1-D rule.
-
-    The plateau stop (relative improvement below ``delta`` after ``c_min``) is unchanged.
-    """
-
-    def __init__(
-        self,
-        source: Any,
-        cfg: DiscoveryConfig,
-        stability: StabilityRule = "paper",
-        elbow_points: ElbowPoints = "all",
-    ) -> None:
-        if stability not in ("paper", "reference"):
-            raise ValueError(f"stability must be 'paper' or 'reference', got {stability!r}")
-        if elbow_points not in ("all", "front"):
-            raise ValueError(f"elbow_points must be 'all' or 'front', got {elbow_points!r}")
-        super().__init__(source, cfg)
-        self.stability = stability
-        self.elbow_points = elbow_points
-
-    def select(self, models: list[Candidate]) -> int:
-        if self.elbow_points == "front":
-            return super().select(models)
-        sel = self.cfg.selection
-        sizes = np.array([m.size for m in models])
-        errs = np.array([m.val_error for m in models])
-        if sel.rule == "elbow":
-            return select_elbow(sizes, errs, sel.margin)
-        ics = np.array([m.information_criteria(self.tables.val.n) for m in models])
-        return select_by_criterion(ics[:, 0] if sel.rule == "aic" else ics[:, 1])
-
-    def sweep(self, progress: ProgressFn | None = None) -> tuple[list[Candidate], int]:
-        if self.stability == "reference":
-            return super().sweep(progress)
-        t0 = time.perf_counter()
-        sel = self.cfg.selection
-        best_by_c: list[Candidate] = []
-        chosen, prev_size = 0, 1
-        best_err = np.inf
-        plateau_count = stable_count = 0
-        for c in range(1, self.cfg.c_max + 1):
-            best_by_c.append(self.best_of_size(c, progress))
-            err = best_by_c[-1].val_error
-            if np.isfinite(best_err):
-                plateau = is_plateau(best_err, err, sel.plateau_tol, sel.plateau_log_tol)
-                plateau_count = plateau_count + 1 if plateau else 0
-            best_err = min(best_err, err)
-            chosen = self.select(best_by_c)
-            size = best_by_c[chosen].size
-            stable_count = stable_count + 1 if (size < c and size == prev_size) else 0
-            prev_size = size
-            stop = plateau_count >= sel.patience or stable_count >= sel.patience
-            if sel.auto_stop and c >= sel.min_stop_size and stop and c < self.cfg.c_max:
-                break
-        self.timings["search"] = time.perf_counter() - t0
-        return best_by_c, chosen
-
-
 def discover_2d(
     source: WeakLibrary2D,
     cfg: DiscoveryConfig,
     progress: ProgressFn | None = None,
-    stability: StabilityRule = "paper",
-    elbow_points: ElbowPoints = "all",
 ) -> DiscoveryResult:
     """Weak-Pareto on a 2-D field: Algorithm 1 with direction patterns instead of powers.
 
@@ -382,8 +304,10 @@ def discover_2d(
     support size tries every direction multiset in every admitted temporal branch. All other
     settings (anchors, DE budget, plateau stop, elbow, pruning, polishing, refit) are used
     exactly as in 1-D — the paper's method, not the reference 2-D script's shortcuts (module
-    docstring); the elbow and the selection-stability stop follow the paper's text
-    (:class:`Discovery2D`).
+    docstring). The elbow and stability-stop rules come from ``cfg.selection``; the 2-D
+    benchmarks set the paper's wording (``stability="paper"``, ``elbow_points="all"``) because
+    benchmark B's validation curve is convex up to the true size (E ~ 0.18, 0.05, 5e-4 for
+    c = 1..3) and the reference rules would stop at c = 3 with a one-term elbow.
     Returned equations carry ``power = 0`` and ``direction in {"x", "y"}``.
     """
     if tuple(int(p) for p in cfg.powers) != ADMITTED_POWERS:
@@ -391,7 +315,7 @@ def discover_2d(
             f"2-D discovery admits linear terms only (powers [0]); got powers {list(cfg.powers)}"
         )
     search_cfg = dataclasses.replace(cfg, powers=tuple(range(len(DIRECTIONS))))
-    res = Discovery2D(source, search_cfg, stability, elbow_points).run(progress)
+    res = Discovery(source, search_cfg).run(progress)
     front = tuple(
         FrontPoint(
             fp.size,
