@@ -70,7 +70,7 @@ def temporal_matrices(
     if scheme == "l1":
         return ops.caputo_matrices(n, h, alphas, mode)
     orders = np.ones_like(alphas) if mode == "int" else alphas
-    return np.stack([ops.grunwald_letnikov_left_matrix(n, h, a) for a in orders])
+    return ops.grunwald_letnikov_left_matrix(n, h, orders)  # batched over the orders
 
 
 def caputo_subtracted(u: Array, dt: float, mode: Mode) -> Array:
@@ -127,7 +127,7 @@ class WeakLibrary:
             return ops.apply_multiplier(
                 f[None], mult.reshape((betas.size,) + (1,) * (f.ndim - 1) + (-1,))
             )
-        mats = np.stack([_gl_or_identity(f.shape[-1], self.dx, b) for b in betas])
+        mats = _gl_matrices(f.shape[-1], self.dx, betas)
         return np.einsum("...j,gij->g...i", f, mats)
 
     def spatial_adjoint_tests(self, betas: Array) -> Array:
@@ -137,7 +137,7 @@ class WeakLibrary:
         if self.operator in ("directional", "riesz"):
             mult = ops.spectral_multiplier(self.operator, self._kappa(), betas)
             return ops.apply_multiplier_adjoint(s[None], mult[:, None, :])
-        mats = np.stack([_gl_or_identity(s.shape[-1], self.dx, b) for b in betas])
+        mats = _gl_matrices(s.shape[-1], self.dx, betas)
         return np.einsum("kj,gji->gki", s, mats)  # rows of S @ G = (G^T psi)^T
 
     def project(self, fields: Array) -> Array:
@@ -172,10 +172,10 @@ class WeakLibrary:
         return self.project(fields)
 
 
-def _gl_or_identity(n: int, h: float, beta: float) -> Array:
-    if beta == 0.0:
-        return np.eye(n)
-    return ops.grunwald_letnikov_left_matrix(n, h, beta)
+def _gl_matrices(n: int, h: float, betas: Array) -> Array:
+    """Left GL matrices ``(G, n, n)`` at every order, batched; order 0 is exactly the identity
+    (``g_0 = 1``, ``g_m = 0`` for m >= 1)."""
+    return ops.grunwald_letnikov_left_matrix(n, h, np.asarray(betas, dtype=float))
 
 
 def build_test_functions(
