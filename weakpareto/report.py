@@ -1535,6 +1535,10 @@ def render_all(
     from weakpareto import report_diagnostics
 
     paths += report_diagnostics.write_diagnostics(out_dir, diagnostics)  # tab:burgers, S_beta
+    from weakpareto import report_runtime
+
+    bench_dir = Path(results_dir).resolve().parent / "bench"
+    paths += report_runtime.write_runtime(out_dir, bench_dir)  # tab:runtime from `wp bench`
     for n in notes:
         print(f"wp report: {n}", file=sys.stderr)
     return paths
