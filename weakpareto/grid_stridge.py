@@ -41,12 +41,7 @@ from weakpareto.gram import TINY, VAR_EPS, FeatureSource, OrderBanks, build_bank
 from weakpareto.orders import beta_nodes, temporal_branches
 from weakpareto.records import DiscoveryResult, Equation, FrontPoint, Mode, OperatorKind, Term
 from weakpareto.search import train_val_split
-from weakpareto.weak_library import (
-    PowerMode,
-    TemporalScheme,
-    WeakLibrary,
-    uniform_step,
-)
+from weakpareto.weak_library import PowerMode, TemporalScheme, WeakLibrary, weak_library
 
 Array = NDArray[np.float64]
 FIT_EPS = 1e-12  # E_fit denominator guard of the baselines (spec §6.10, §8.2)
@@ -360,30 +355,18 @@ def scaled_weak_library(
     :func:`weakpareto.weak_library.weak_library`. Fourier spatial tests have no width, so only
     the temporal width is scaled for them.
     """
-    u = np.asarray(u, dtype=float)
-    t, x = np.asarray(t, dtype=float), np.asarray(x, dtype=float)
-    dt, dx = uniform_step(t, "t"), uniform_step(x, "x")
-    length = float(period) if period is not None else dx * x.size
-    kt, kx = (
-        test_counts if test_counts is not None else tf.paper_test_counts(t.size, x.size, budget)
-    )
-    temporal = tf.gaussian_test_functions(t, kt, width_scale * tf.temporal_gaussian_width(t))
-    if spatial_tests == "fourier":
-        spatial = tf.fourier_test_functions(x, length, tf.fourier_max_mode(x.size, kx))
-    else:
-        width = width_scale * tf.spatial_gaussian_width(dx, length, kx)
-        spatial = tf.gaussian_test_functions(x, kx, width, periodic=True, period=length)
-    scheme = temporal_scheme or ("gl_caputo" if operator == "gl_left" else "l1")
-    return WeakLibrary(
-        u=u,
-        dt=dt,
-        dx=dx,
-        period=length,
+    return weak_library(
+        np.asarray(u, dtype=float),
+        np.asarray(t, dtype=float),
+        np.asarray(x, dtype=float),
         operator=operator,
         power_mode=power_mode,
-        temporal_tests=temporal,
-        spatial_tests=spatial,
-        temporal_scheme=scheme,
+        period=period,
+        spatial_tests=spatial_tests,
+        test_counts=test_counts,
+        temporal_scheme=temporal_scheme,
+        budget=budget,
+        width_scale=width_scale,
     )
 
 

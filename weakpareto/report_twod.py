@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from weakpareto.metrics import EMPTY, fmt_pm, mean_sd, summarise
+from weakpareto.results import select_cell
 
 LABEL = "tab:twod"
 STEM = "tab_twod"
@@ -76,24 +77,12 @@ def select_twod(
     """Runs of one benchmark over the noise sweep; one row per (noise, seed), latest wins."""
     if runs.empty:
         return runs
-    noise = runs["noise"].astype(float).to_numpy()
-    in_sweep = np.zeros(len(runs), dtype=bool)
-    for n in noises:
-        in_sweep |= np.isclose(noise, n, rtol=0.0, atol=1e-9)
-    m = (
-        (runs["benchmark"] == benchmark)
-        & (runs["method"] == method)
-        & (runs["variant"] == variant)
-        & (runs["noise_law"] == noise_law)
-        & in_sweep
-    )
-    df = runs.loc[m].copy()
-    if df.empty:
-        return df
-    df["_noise_key"] = np.round(df["noise"].astype(float), 9)
-    df = df.sort_values("created_utc", kind="stable", na_position="first")
-    df = df.drop_duplicates(subset=["_noise_key", "seed"], keep="last")
-    return df.sort_values(["_noise_key", "seed"]).drop(columns="_noise_key")
+    cells = [select_cell(runs, benchmark, n, method, variant, noise_law) for n in noises]
+    cells = [c for c in cells if not c.empty]
+    if not cells:
+        return runs.iloc[0:0]
+    df = pd.concat(cells)
+    return df.sort_values(["noise", "seed"], kind="stable")
 
 
 def active_terms(benchmark: str) -> str:

@@ -185,15 +185,21 @@ def build_test_functions(
     spatial: SpatialTests = "gaussian",
     counts: tuple[int, int] | None = None,
     budget: tf.Budget = "paper",
+    width_scale: float = 1.0,
 ) -> tuple[Array, Array]:
-    """Temporal Gaussian and spatial Gaussian/Fourier tests by the paper's rules (spec §3)."""
+    """Temporal Gaussian and spatial Gaussian/Fourier tests by the paper's rules (spec §3).
+
+    ``width_scale`` multiplies both Gaussian widths (fixed-dictionary stability study, spec
+    §8.3); Fourier tests have no width.
+    """
     dx = uniform_step(x, "x")
     kt, kx = counts if counts is not None else tf.paper_test_counts(t.size, x.size, budget)
-    temporal = tf.gaussian_test_functions(t, kt, tf.temporal_gaussian_width(t), periodic=False)
+    w_t = width_scale * tf.temporal_gaussian_width(t)
+    temporal = tf.gaussian_test_functions(t, kt, w_t, periodic=False)
     if spatial == "fourier":
         spatial_rows = tf.fourier_test_functions(x, period, tf.fourier_max_mode(x.size, kx))
     else:
-        width = tf.spatial_gaussian_width(dx, period, kx)
+        width = width_scale * tf.spatial_gaussian_width(dx, period, kx)
         spatial_rows = tf.gaussian_test_functions(x, kx, width, periodic=True, period=period)
     return temporal, spatial_rows
 
@@ -210,11 +216,14 @@ def weak_library(
     test_counts: tuple[int, int] | None = None,
     temporal_scheme: TemporalScheme | None = None,
     budget: tf.Budget = "paper",
+    width_scale: float = 1.0,
 ) -> WeakLibrary:
     """Build the weak library of a field on its grid (paper budget by default)."""
     dt, dx = uniform_step(t, "t"), uniform_step(x, "x")
     period = float(period) if period is not None else dx * x.size
-    temporal, spatial = build_test_functions(t, x, period, spatial_tests, test_counts, budget)
+    temporal, spatial = build_test_functions(
+        t, x, period, spatial_tests, test_counts, budget, width_scale
+    )
     scheme = temporal_scheme or ("gl_caputo" if operator == "gl_left" else "l1")
     return WeakLibrary(
         u=np.asarray(u, dtype=float),
