@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from weakpareto.results import load_runs
+from weakpareto.campaign.store import load_runs
 
 BENCHES = ["fade", "rd_space", "rd_timespace", "burgers"]
 

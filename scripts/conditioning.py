@@ -18,9 +18,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from weakpareto.diagnostics import PAPER_SPACINGS, dictionary_conditioning, write_conditioning_csv
-from weakpareto.generators import generate, load_benchmark
-from weakpareto.weak_library import weak_library
+from weakpareto.benchmarks.generators import generate, load_benchmark
+from weakpareto.diagnostics.conditioning import (
+    PAPER_SPACINGS,
+    dictionary_conditioning,
+    write_conditioning_csv,
+)
+from weakpareto.library.weak import weak_library
 
 DEFAULT_OUT = Path("results/diagnostics/conditioning.csv")
 

@@ -4,12 +4,12 @@ Paper App. app:forward (Eq. efield, tab:forward), spec §10 item 5. For FADE and
 0 % and 10 % and both fractional RD benchmarks at 0 % and 5 % multiplicative noise, the
 representative Weak-Pareto run (median ``e_beta^max`` over the five seeds of the campaign in
 ``results/runs``) is integrated from the clean ``U[0]`` of its seed on the data grid
-(:func:`weakpareto.forward.simulate`) and compared with the clean field
+(:func:`weakpareto.diagnostics.forward.simulate`) and compared with the clean field
 (``e_field``); the true equation is integrated by the same solver for the numerical discrepancy
 (``e_field_true``). The ADE control is computed too and flagged ``included=False`` because its
 true-parameter floor exceeds 5e-2.
 
-Writes ``results/diagnostics/forward.csv`` atomically; ``weakpareto.report_forward`` renders it
+Writes ``results/diagnostics/forward.csv`` atomically; ``weakpareto.reporting.forward`` renders it
 as ``tab_forward.tex`` with its paper-vs-ours file. Usage::
 
     python scripts/forward_validation.py [--runs DIR] [--out CSV]
@@ -21,9 +21,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from weakpareto.atomic import write_text_atomic
-from weakpareto.forward import forward_validation
-from weakpareto.results import load_runs
+from weakpareto.campaign.store import load_runs
+from weakpareto.diagnostics.forward import forward_validation
+from weakpareto.io import write_text_atomic
 
 DEFAULT_RUNS = Path("results/runs")
 DEFAULT_OUT = Path("results/diagnostics/forward.csv")

@@ -25,7 +25,7 @@ import sys
 import time
 from pathlib import Path
 
-from weakpareto.identifiability import (
+from weakpareto.diagnostics.identifiability import (
     LOCAL_BENCHMARKS,
     PROFILE_NOISES,
     PROFILE_SEEDS,

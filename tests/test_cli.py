@@ -206,8 +206,8 @@ def test_multirun_with_joblib_launcher(tmp_path):
 
 def test_generate_2d_uses_the_run_noise_realisation(tmp_path, monkeypatch):
     """`wp generate` and `wp run` share one noisy field; 2-D draws from default_rng(700 + seed)."""
-    from weakpareto.generators import generate
-    from weakpareto.noise import add_noise
+    from weakpareto.benchmarks.generators import generate
+    from weakpareto.benchmarks.noise import add_noise
 
     monkeypatch.chdir(tmp_path)
     main(["generate", "benchmark=twod_a", "noise=0.05", "seed=2", "out=a.npz"])

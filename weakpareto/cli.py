@@ -18,7 +18,7 @@ from typing import cast
 
 from omegaconf import DictConfig
 
-from weakpareto.config import CONFIG_MODULE, UserInputError, available_options
+from weakpareto.campaign.config import CONFIG_MODULE, UserInputError, available_options
 
 SUBCOMMANDS: dict[str, str] = {
     "generate": "generate a benchmark field: wp generate benchmark=fade noise=0.1 out=f.npz",
@@ -143,7 +143,7 @@ def cmd_generate(args: list[str]) -> None:
         )
         return
     cfg = compose_config(overrides)
-    from weakpareto.datasets import generate_to_file
+    from weakpareto.campaign.generate import generate_to_file
 
     generate_to_file(cfg)
 
@@ -158,7 +158,7 @@ def cmd_run(args: list[str]) -> None:
             "[-m sweeps]\n" + "\n".join(f"  {g}: {', '.join(available_options(g))}" for g in GROUPS)
         )
         return
-    from weakpareto.config import validate_run
+    from weakpareto.campaign.config import validate_run
 
     combos = expand_sweep(_user_overrides(overrides)) if multirun else [_user_overrides(overrides)]
     if len(combos) > 2000:
@@ -167,7 +167,7 @@ def cmd_run(args: list[str]) -> None:
         validate_run(compose_config(combo))
     # Hand over to Hydra (multirun launchers, e.g. joblib, work as usual).
     sys.argv = [sys.argv[0]] + (["-m"] if multirun else []) + overrides
-    from weakpareto.runner import hydra_run_entry
+    from weakpareto.campaign.runner import hydra_run_entry
 
     hydra_run_entry()
 
@@ -185,7 +185,7 @@ def cmd_report(args: list[str]) -> None:
     bad = set(opts) - {"results_dir", "out_dir"}
     if bad:
         raise UserInputError(f"unknown report option(s) {sorted(bad)}; use results_dir=, out_dir=")
-    from weakpareto.report import render_all
+    from weakpareto.reporting.report import render_all
 
     paths = render_all(
         opts.get("results_dir", "results/runs"), opts.get("out_dir", "results/tables")
@@ -195,13 +195,13 @@ def cmd_report(args: list[str]) -> None:
 
 
 def cmd_discover(args: list[str]) -> None:
-    from weakpareto.user_data import discover_command
+    from weakpareto.user.discover_command import discover_command
 
     discover_command(args)
 
 
 def cmd_bench(args: list[str]) -> None:
-    from weakpareto.bench import bench_command
+    from weakpareto.campaign.bench import bench_command
 
     bench_command(args)
 

@@ -1,0 +1,22 @@
+import pandas as pd
+
+from weakpareto.reporting.runtime import runtime_tables, write_runtime
+
+
+def test_runtime_table_cells(tmp_path):
+    stages = pd.DataFrame(
+        {
+            "benchmark": ["fade", "rd_space", "burgers", "fade (strong)", "burgers (strong)"],
+            "total_s": [0.891, 0.332, 1.12, 0.369, 0.5],
+            "n_rows": [2640, 1440, 2640, 16800, 16800],
+        }
+    )
+    latex, md = runtime_tables(stages)
+    assert r"FADE & 0.89 & 0.37 & $\sim2640$ & $7\times24$ \\" in latex
+    assert r"Frac. RD (space) & 0.33 & -- & $\sim1440$" in latex  # no strong run: "--"
+    assert "\\toprule" in latex and "\\bottomrule" in latex
+    assert "| FADE | Weak time (s) | 7.4 | 0.89 |" in md
+    stages.to_csv(tmp_path / "stages.csv", index=False)
+    paths = write_runtime(tmp_path / "out", tmp_path)
+    assert [p.name for p in paths] == ["tab_runtime.tex", "tab_runtime_paper_vs_ours.md"]
+    assert write_runtime(tmp_path / "out", tmp_path / "missing") == []

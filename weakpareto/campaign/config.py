@@ -1,0 +1,212 @@
+"""From composed Hydra configs to typed settings, with validation of user input.
+
+Every check here raises :class:`UserInputError` with one line naming the problem and the fix;
+the CLI turns it into exit code 2 without a traceback.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Mapping
+from importlib import resources
+from typing import Any, cast
+
+from omegaconf import DictConfig, OmegaConf
+
+from weakpareto.method.discovery import DiscoveryConfig, RefineSettings
+from weakpareto.method.search import SearchSettings, Updating
+from weakpareto.method.selection import ElbowPoints, SelectionRule, SelectionSettings, StabilityRule
+from weakpareto.numerics.orders import temporal_branches
+from weakpareto.records import OperatorKind
+
+CONFIG_MODULE = "weakpareto.conf"
+NON_IDENTITY_KEYS = (
+    "seed",
+    "seeds",
+    "results_dir",
+    "overwrite",
+    "workers",
+    "progress",
+    "out",
+    "experiment",
+    "variant",
+    "hydra",
+)
+
+
+class UserInputError(ValueError):
+    """Bad user input: reported as one line and exit code 2."""
+
+
+def config_dir():
+    """The installed configuration directory (top-level ``conf/`` of the repository)."""
+    return resources.files(CONFIG_MODULE)
+
+
+def available_options(group: str) -> list[str]:
+    """Names of the YAML options of a config group (e.g. ``benchmark``)."""
+    d = config_dir() / group
+    return sorted(p.name[:-5] for p in d.iterdir() if p.name.endswith(".yaml"))
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def require_int(name: str, value: Any, minimum: int | None = None) -> int:
+    if not _is_int(value):
+        raise UserInputError(f"{name}={value!r} is not an integer; pass e.g. {name}=0")
+    if minimum is not None and value < minimum:
+        raise UserInputError(f"{name}={value} must be >= {minimum}")
+    return int(value)
+
+
+def require_noise(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise UserInputError(f"noise={value!r} is not a number; pass a fraction, e.g. noise=0.1")
+    v = float(value)
+    if not math.isfinite(v) or v < 0:
+        raise UserInputError(
+            f"noise={value!r} must be a finite non-negative fraction (0.1 means 10 %)"
+        )
+    return v
+
+
+def _range(name: str, value: Any, lo_bound: float | None, hi_bound: float | None) -> tuple:
+    try:
+        lo, hi = (float(v) for v in value)
+    except (TypeError, ValueError):
+        raise UserInputError(f"{name}={value!r} must be a pair [lo, hi]") from None
+    if not (math.isfinite(lo) and math.isfinite(hi)) or lo >= hi:
+        raise UserInputError(f"{name}=[{lo}, {hi}] needs lo < hi; e.g. {name}=[0.5,2.0]")
+    if lo_bound is not None and lo < lo_bound:
+        raise UserInputError(f"{name}=[{lo}, {hi}] must not go below {lo_bound}")
+    if hi_bound is not None and hi >= hi_bound:
+        raise UserInputError(f"{name}=[{lo}, {hi}] must stay below {hi_bound}")
+    return lo, hi
+
+
+def validate_library(lib: Mapping[str, Any]) -> None:
+    """Check a benchmark's ``library`` block (search ranges, powers, c_max)."""
+    a_lo, a_hi = _range("alpha_range", lib["alpha_range"], None, None)
+    if a_lo <= 0 or a_hi >= 2:
+        raise UserInputError(
+            f"alpha_range=[{a_lo}, {a_hi}] must lie inside (0, 2); e.g. alpha_range=[0.6,1.05]"
+        )
+    _range("beta_range", lib["beta_range"], 0.0, None)
+    try:
+        temporal_branches((a_lo, a_hi))
+    except ValueError as err:
+        raise UserInputError(str(err)) from None
+    powers = list(lib["powers"])
+    if not powers or not all(_is_int(p) and p >= 0 for p in powers):
+        raise UserInputError(
+            f"powers={powers!r} must be non-negative integers, e.g. powers=[0,1,2]"
+        )
+    require_int("c_max", lib["c_max"], 1)
+    if lib.get("operator") not in ("directional", "riesz", "gl_left"):
+        raise UserInputError(
+            f"operator={lib.get('operator')!r} is unknown; use directional, riesz or gl_left"
+        )
+
+
+def validate_run(cfg: DictConfig) -> None:
+    """Validate a composed ``wp run`` config before any computation."""
+    require_int("seed", cfg.seed, 0)
+    require_int("seeds", cfg.seeds, 1)
+    require_int("workers", cfg.workers, 1)
+    require_noise(cfg.noise)
+    validate_library(cfg.benchmark.library)
+    if cfg.benchmark.grid.get("ny") is not None and cfg.method.library != "weak":
+        raise UserInputError(
+            f"method={cfg.method.name} has no 2-D implementation; run 2-D benchmarks with "
+            "method=weak_pareto or method=weak_pareto_nopolish"
+        )
+    require_int("search.popsize", cfg.search.popsize, 1)
+    require_int("search.maxiter", cfg.search.maxiter, 1)
+    if cfg.search.updating not in ("immediate", "deferred"):
+        raise UserInputError("search.updating must be immediate or deferred")
+    if cfg.search.vectorized and cfg.search.updating != "deferred":
+        raise UserInputError(
+            "search.vectorized=true needs search.updating=deferred (scipy requirement)"
+        )
+    if cfg.selection.rule not in ("elbow", "aic", "bic"):
+        raise UserInputError(f"selection.rule={cfg.selection.rule!r}; use elbow, aic or bic")
+    if cfg.selection.stability not in ("reference", "paper"):
+        raise UserInputError("selection.stability must be reference or paper")
+    if cfg.selection.elbow_points not in ("front", "all"):
+        raise UserInputError("selection.elbow_points must be front or all")
+    if not float(cfg.search.ridge) >= 0:
+        raise UserInputError("search.ridge must be >= 0")
+
+
+def discovery_config(cfg: DictConfig, seed: int) -> DiscoveryConfig:
+    """Typed :class:`DiscoveryConfig` of a composed run config for one seed."""
+    lib, s, sel, m = cfg.benchmark.library, cfg.search, cfg.selection, cfg.method
+    return DiscoveryConfig(
+        alpha_range=(float(lib.alpha_range[0]), float(lib.alpha_range[1])),
+        beta_range=(float(lib.beta_range[0]), float(lib.beta_range[1])),
+        powers=tuple(int(p) for p in lib.powers),
+        c_max=int(s.c_max),
+        operator=cast(OperatorKind, str(lib.operator)),  # checked in validate_library
+        n_alpha_nodes=int(s.n_alpha_nodes),
+        n_beta_nodes=int(s.n_beta_nodes),
+        eps_alpha=float(s.eps_alpha),
+        seed=int(seed),
+        search=SearchSettings(
+            popsize=int(s.popsize),
+            maxiter=int(s.maxiter),
+            tol=float(s.tol),
+            updating=cast(Updating, str(s.updating)),  # checked in validate_run
+            vectorized=bool(s.vectorized),
+            ridge=float(s.ridge),
+            val_fraction=float(s.val_fraction),
+            anchors=bool(s.anchors),
+            max_anchors=int(s.max_anchors),
+            dup_weight=float(s.dup_weight),
+            dup_gap=float(s.dup_gap),
+        ),
+        selection=SelectionSettings(
+            rule=cast(SelectionRule, str(sel.rule)),  # checked in validate_run
+            margin=float(sel.margin),
+            auto_stop=bool(sel.auto_stop),
+            min_stop_size=int(sel.min_stop_size),
+            plateau_tol=float(sel.plateau_tol),
+            plateau_log_tol=float(sel.plateau_log_tol),
+            patience=int(sel.patience),
+            prune_contrib=float(sel.prune_contrib),
+            prune_abs=float(sel.prune_abs),
+            stability=cast(StabilityRule, str(sel.stability)),  # checked in validate_run
+            elbow_points=cast(ElbowPoints, str(sel.elbow_points)),  # checked in validate_run
+        ),
+        refine=RefineSettings(
+            polish=bool(m.polish),
+            refit=bool(m.refit),
+            maxiter=int(m.polish_maxiter),
+            xatol=float(m.polish_xatol),
+            fatol=float(m.polish_fatol),
+            trust_min=float(m.trust_min),
+        ),
+    )
+
+
+def config_hash(cfg: DictConfig) -> str:
+    """Hash of everything that defines the computation (not seeds, paths, labels or workers)."""
+    data = OmegaConf.to_container(cfg, resolve=True)
+    assert isinstance(data, dict)
+    for k in NON_IDENTITY_KEYS:
+        data.pop(k, None)
+    blob = json.dumps(data, sort_keys=True, default=str).encode()
+    return hashlib.sha256(blob).hexdigest()[:16]
+
+
+def noise_seed(cfg: DictConfig, seed: int) -> int:
+    """Seed of the noise RNG: the run seed plus ``benchmark.tuning.noise_seed_offset`` if set.
+
+    The 2-D benchmarks draw their noise from ``default_rng(700 + seed)`` (spec §2).
+    """
+    tuning = cfg.benchmark.get("tuning", None) or {}
+    offset = tuning.get("noise_seed_offset", None)
+    return int(seed) + (int(offset) if offset is not None else 0)

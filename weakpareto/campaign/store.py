@@ -1,0 +1,454 @@
+"""Parquet storage of run results and Pareto fronts (spec ECOSYSTEM §4).
+
+Layout: one small file per (benchmark, method, variant, noise law, noise, seed, config hash)::
+
+    <results_dir>/<benchmark>/<method>__<variant>__<noise_law>__<noise:g>__seed<seed>__<hash8>.parquet
+    <results_dir>/<benchmark>/<...same stem...>.front.parquet
+
+Every file is written through an explicit ``pa.schema`` (so strings stay ``string``, not
+``large_string``, and files of different runs always merge) and atomically: a temporary file in
+the same directory is renamed over the target with ``os.replace``, so a reader never sees a
+half-written file and an interrupted write leaves no target. The run file is written after the
+front file and marks the run as done (resume). Readers deduplicate on the key columns, keeping
+the row with the latest ``created_utc``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from weakpareto import __version__
+from weakpareto.evaluation.metrics import Metrics, score
+from weakpareto.records import DiscoveryResult, Equation
+
+SCHEMA_VERSION = "1"
+SCHEMA_METADATA = {"weakpareto.schema_version": SCHEMA_VERSION}
+FRONT_SUFFIX = ".front.parquet"
+
+#: Columns identifying one run (one row of the runs table).
+RUN_KEY = ("benchmark", "noise_law", "noise", "seed", "method", "variant", "config_hash")
+
+_KEY_FIELDS = [
+    pa.field("benchmark", pa.string(), nullable=False),
+    pa.field("noise_law", pa.string(), nullable=False),
+    pa.field("noise", pa.float64(), nullable=False),  # a fraction: 0.1 = 10 %
+    pa.field("seed", pa.int64(), nullable=False),
+    pa.field("method", pa.string(), nullable=False),
+    pa.field("variant", pa.string(), nullable=False),
+    pa.field("config_hash", pa.string(), nullable=False),
+]
+
+RUNS_SCHEMA = pa.schema(
+    [
+        *_KEY_FIELDS[:1],
+        pa.field("label", pa.string()),
+        *_KEY_FIELDS[1:6],
+        pa.field("experiment", pa.string()),
+        _KEY_FIELDS[6],
+        pa.field("status", pa.string(), nullable=False),  # "ok" | "failed"
+        pa.field("error", pa.string()),
+        pa.field("runtime_s", pa.float64()),
+        pa.field("mode", pa.string()),  # "sub" | "int" | "sup"; "" when failed
+        pa.field("alpha", pa.float64()),
+        pa.field("operator", pa.string()),  # "directional" | "riesz" | "gl_left"
+        pa.field("n_terms", pa.int64()),
+        pa.field("powers", pa.list_(pa.int64())),
+        pa.field("orders", pa.list_(pa.float64())),
+        pa.field("coefs", pa.list_(pa.float64())),
+        pa.field("equation", pa.string()),
+        pa.field("equation_latex", pa.string()),
+        pa.field("truth_equation", pa.string()),
+        pa.field("selected_size", pa.int64()),  # null when failed
+        pa.field("fit_error", pa.float64()),
+        pa.field("support_ok", pa.bool_()),
+        pa.field("operator_ok", pa.bool_()),
+        pa.field("branch_ok", pa.bool_()),
+        pa.field("e_alpha", pa.float64()),
+        pa.field("e_beta_max", pa.float64()),
+        pa.field("e_xi_max", pa.float64()),
+        pa.field("e_xi_2", pa.float64()),
+        pa.field("n_rows", pa.int64()),  # null when unknown
+        pa.field("n_evals", pa.int64()),  # null when unknown
+        pa.field("timings_json", pa.string()),
+        pa.field("config_json", pa.string()),
+        pa.field("created_utc", pa.string()),  # ISO 8601, UTC
+        pa.field("weakpareto_version", pa.string()),
+        # per-term spatial direction ("x" | "y") of multi-dimensional models; [] in 1-D
+        pa.field("directions", pa.list_(pa.string())),
+    ],
+    metadata=SCHEMA_METADATA,
+)
+
+FRONT_SCHEMA = pa.schema(
+    [
+        *_KEY_FIELDS,
+        pa.field("size", pa.int64(), nullable=False),
+        pa.field("train_error", pa.float64()),
+        pa.field("val_error", pa.float64()),
+        pa.field("objective", pa.float64()),
+        pa.field("aic", pa.float64()),
+        pa.field("bic", pa.float64()),
+        pa.field("on_front", pa.bool_()),
+        pa.field("selected", pa.bool_()),
+        pa.field("equation", pa.string()),
+        pa.field("created_utc", pa.string()),
+    ],
+    metadata=SCHEMA_METADATA,
+)
+
+#: Integer columns that may be missing; read back as pandas nullable ``Int64``.
+NULLABLE_INT_COLUMNS = ("selected_size", "n_rows", "n_evals")
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+# -- rows ----------------------------------------------------------------------------------------
+def _key(
+    benchmark: str,
+    noise_law: str,
+    noise: float,
+    seed: int,
+    method: str,
+    variant: str,
+    config_hash: str,
+) -> dict[str, Any]:
+    return {
+        "benchmark": str(benchmark),
+        "noise_law": str(noise_law),
+        "noise": float(noise),
+        "seed": int(seed),
+        "method": str(method),
+        "variant": str(variant),
+        "config_hash": str(config_hash),
+    }
+
+
+def _opt_int(v: Any) -> int | None:
+    if v is None:
+        return None
+    f = float(v)
+    return int(f) if math.isfinite(f) else None
+
+
+def run_record(
+    result: DiscoveryResult | None,
+    metrics: Metrics | None,
+    *,
+    benchmark: str,
+    noise_law: str,
+    noise: float,
+    seed: int,
+    method: str,
+    variant: str = "default",
+    config_hash: str,
+    runtime: float,
+    truth: Equation | None = None,
+    label: str = "",
+    experiment: str = "",
+    error: str | None = None,
+    config_json: str = "{}",
+    weakpareto_version: str = __version__,
+    n_rows: int | None = None,
+    n_evals: int | None = None,
+    created_utc: str | None = None,
+) -> dict[str, Any]:
+    """One row of :data:`RUNS_SCHEMA`.
+
+    ``result=None`` or ``error`` given makes a ``"failed"`` row: structured fields empty/NaN,
+    recovery flags false. When ``metrics`` is None but ``result`` and ``truth`` are given, the
+    metrics are computed here. ``n_rows``/``n_evals`` default to ``result.timings["n_rows"]``/
+    ``["n_evals"]`` when present there, else null.
+    """
+    nan = float("nan")
+    ok = result is not None and error is None
+    row: dict[str, Any] = {
+        **_key(benchmark, noise_law, noise, seed, method, variant, config_hash),
+        "label": str(label),
+        "experiment": str(experiment),
+        "status": "ok" if ok else "failed",
+        "error": "" if error is None else str(error),
+        "runtime_s": float(runtime),
+        "truth_equation": truth.text() if truth is not None else "",
+        "config_json": str(config_json),
+        "created_utc": created_utc or utc_now(),
+        "weakpareto_version": str(weakpareto_version),
+    }
+    if ok:
+        assert result is not None
+        eq = result.final
+        if metrics is None and truth is not None:
+            metrics = score(eq, truth)
+        timings = dict(result.timings)
+        row.update(
+            mode=str(eq.mode),
+            alpha=float(eq.alpha),
+            operator=str(eq.operator),
+            n_terms=int(eq.size),
+            powers=[int(t.power) for t in eq.terms],
+            orders=[float(t.order) for t in eq.terms],
+            coefs=[float(t.coef) for t in eq.terms],
+            directions=(
+                [str(t.direction or "") for t in eq.terms]
+                if any(t.direction is not None for t in eq.terms)
+                else []
+            ),
+            equation=eq.text(),
+            equation_latex=eq.latex(),
+            selected_size=int(result.selected_size),
+            fit_error=float(result.fit_error),
+            timings_json=json.dumps({k: float(v) for k, v in timings.items()}, sort_keys=True),
+            n_rows=_opt_int(n_rows if n_rows is not None else timings.get("n_rows")),
+            n_evals=_opt_int(n_evals if n_evals is not None else timings.get("n_evals")),
+        )
+    else:
+        row.update(
+            mode="",
+            alpha=nan,
+            operator="",
+            n_terms=0,
+            powers=[],
+            orders=[],
+            coefs=[],
+            directions=[],
+            equation="",
+            equation_latex="",
+            selected_size=None,
+            fit_error=nan,
+            timings_json="{}",
+            n_rows=_opt_int(n_rows),
+            n_evals=_opt_int(n_evals),
+        )
+    if ok and metrics is not None:
+        row.update(metrics.as_row())
+    else:
+        row.update(
+            support_ok=False,
+            operator_ok=False,
+            branch_ok=False,
+            e_alpha=nan,
+            e_beta_max=nan,
+            e_xi_max=nan,
+            e_xi_2=nan,
+        )
+    return {name: row.get(name) for name in RUNS_SCHEMA.names}
+
+
+def front_records(
+    result: DiscoveryResult | None,
+    *,
+    benchmark: str,
+    noise_law: str,
+    noise: float,
+    seed: int,
+    method: str,
+    variant: str = "default",
+    config_hash: str,
+    created_utc: str | None = None,
+) -> list[dict[str, Any]]:
+    """Rows of :data:`FRONT_SCHEMA`: every evaluated support size of the sweep (unpruned)."""
+    if result is None:
+        return []
+    key = _key(benchmark, noise_law, noise, seed, method, variant, config_hash)
+    stamp = created_utc or utc_now()
+    return [
+        {
+            **key,
+            "size": int(fp.size),
+            "train_error": float(fp.train_error),
+            "val_error": float(fp.val_error),
+            "objective": float(fp.objective),
+            "aic": float(fp.aic),
+            "bic": float(fp.bic),
+            "on_front": fp.size in result.pareto,
+            "selected": fp.size == result.selected_size,
+            "equation": fp.equation.text(),
+            "created_utc": stamp,
+        }
+        for fp in result.front
+    ]
+
+
+# -- paths ---------------------------------------------------------------------------------------
+def run_path(
+    results_dir: str | os.PathLike,
+    benchmark: str,
+    method: str,
+    variant: str,
+    noise_law: str,
+    noise: float,
+    seed: int,
+    config_hash: str,
+) -> Path:
+    """``<results_dir>/<benchmark>/<method>__<variant>__<noise_law>__<noise:g>__seed<seed>__<hash8>.parquet``."""
+    name = f"{method}__{variant}__{noise_law}__{float(noise):g}__seed{int(seed)}__{config_hash[:8]}"
+    return Path(results_dir) / str(benchmark) / f"{name}.parquet"
+
+
+def front_path(path: str | os.PathLike) -> Path:
+    """The front file beside a run file (``<stem>.front.parquet``)."""
+    p = Path(path)
+    return p.with_name(p.name.removesuffix(".parquet") + FRONT_SUFFIX)
+
+
+def exists(
+    results_dir: str | os.PathLike,
+    benchmark: str,
+    method: str,
+    variant: str,
+    noise_law: str,
+    noise: float,
+    seed: int,
+    config_hash: str,
+) -> bool:
+    """True when the run file is present (the run completed; used to resume sweeps)."""
+    return run_path(
+        results_dir, benchmark, method, variant, noise_law, noise, seed, config_hash
+    ).is_file()
+
+
+# -- writing -------------------------------------------------------------------------------------
+def to_table(df: pd.DataFrame, schema: pa.Schema) -> pa.Table:
+    """Convert with the explicit schema (column order and types) and keep its metadata."""
+    extra = [c for c in df.columns if c not in schema.names]
+    if extra:
+        raise ValueError(f"columns not in the schema: {extra}")
+    df = df.reindex(columns=schema.names)
+    table = pa.Table.from_pandas(df, schema=schema, preserve_index=False)
+    meta = dict(table.schema.metadata or {})  # pandas metadata + the schema version
+    meta.update(schema.metadata or {})
+    return table.replace_schema_metadata(meta)
+
+
+def write_table_atomic(df: pd.DataFrame, schema: pa.Schema, path: str | os.PathLike) -> Path:
+    """Write ``df`` as Parquet with ``schema`` to ``path`` atomically (temp file, os.replace)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    table = to_table(df, schema)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        os.chmod(tmp, 0o644)  # mkstemp creates 0600 files
+        pq.write_table(table, tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    return path
+
+
+def write_front_and_run(
+    path: str | os.PathLike, row: Mapping[str, Any], fronts: Sequence[Mapping[str, Any]]
+) -> Path:
+    """Write the front file, then the run file (whose presence marks the run as done)."""
+    path = Path(path)
+    write_table_atomic(
+        pd.DataFrame(list(fronts), columns=FRONT_SCHEMA.names), FRONT_SCHEMA, front_path(path)
+    )
+    return write_table_atomic(pd.DataFrame([dict(row)]), RUNS_SCHEMA, path)
+
+
+# -- reading -------------------------------------------------------------------------------------
+def _conform(table: pa.Table, schema: pa.Schema) -> pa.Table:
+    """Select/cast to ``schema``; columns absent from an (older) file become nulls."""
+    cols = []
+    for f in schema:
+        if f.name in table.column_names:
+            cols.append(table.column(f.name).cast(f.type))
+        else:
+            cols.append(pa.nulls(table.num_rows, type=f.type))
+    return pa.Table.from_arrays(cols, schema=schema)
+
+
+def _empty(schema: pa.Schema) -> pd.DataFrame:
+    return _to_pandas(schema.empty_table())
+
+
+def _to_pandas(table: pa.Table) -> pd.DataFrame:
+    df = table.to_pandas()
+    for c in NULLABLE_INT_COLUMNS:
+        if c in df.columns:
+            df[c] = df[c].astype("Int64")
+    return df
+
+
+def _load(
+    results_dir: str | os.PathLike, schema: pa.Schema, fronts: bool, key: Sequence[str]
+) -> pd.DataFrame:
+    root = Path(results_dir)
+    if not root.is_dir():
+        return _empty(schema)
+    files = sorted(
+        p
+        for p in root.rglob("*.parquet")
+        if p.name.endswith(FRONT_SUFFIX) == fronts and not p.name.startswith(".")
+    )
+    tables = []
+    for f in files:
+        try:
+            tables.append(_conform(pq.read_table(f), schema))
+        except (OSError, pa.ArrowException) as err:  # unreadable file: report and go on
+            print(f"weakpareto.campaign.store: skipping unreadable {f}: {err}", file=sys.stderr)
+    if not tables:
+        return _empty(schema)
+    df = _to_pandas(pa.concat_tables(tables))
+    df = df.sort_values("created_utc", kind="stable", na_position="first")
+    df = df.drop_duplicates(subset=list(key), keep="last")
+    return df.sort_values(list(key), kind="stable").reset_index(drop=True)
+
+
+def load_runs(results_dir: str | os.PathLike) -> pd.DataFrame:
+    """All run rows under ``results_dir``, one per :data:`RUN_KEY` (latest ``created_utc``)."""
+    return _load(results_dir, RUNS_SCHEMA, fronts=False, key=RUN_KEY)
+
+
+def load_fronts(results_dir: str | os.PathLike) -> pd.DataFrame:
+    """All front rows, one per (:data:`RUN_KEY`, size) (latest ``created_utc``)."""
+    return _load(results_dir, FRONT_SCHEMA, fronts=True, key=(*RUN_KEY, "size"))
+
+
+# -- selecting table cells ------------------------------------------------------------------
+def latest_per_seed(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per seed: when several configs exist for a cell, the latest run wins."""
+    if df.empty:
+        return df
+    df = df.sort_values("created_utc", kind="stable", na_position="first")
+    return df.drop_duplicates(subset=["seed"], keep="last").sort_values("seed")
+
+
+def select_cell(
+    runs: pd.DataFrame,
+    benchmark: str,
+    noise: float,
+    method: str = "weak_pareto",
+    variant: str = "default",
+    noise_law: str = "multiplicative",
+) -> pd.DataFrame:
+    """The runs of one table cell group (all seeds, failed ones included)."""
+    if runs.empty:
+        return runs
+    m = (
+        (runs["benchmark"] == benchmark)
+        & (runs["method"] == method)
+        & (runs["variant"] == variant)
+        & (runs["noise_law"] == noise_law)
+        & np.isclose(runs["noise"].astype(float), noise, rtol=0.0, atol=1e-9)
+    )
+    return latest_per_seed(runs.loc[m])

@@ -1,0 +1,299 @@
+"""Algorithm 1 end to end: banks → split → support-size sweep → elbow → prune → polish → refit.
+
+``discover`` takes any feature source (the weak library of :mod:`weakpareto.library.weak`, or a
+pointwise library for the strong-form comparator) and returns a
+:class:`weakpareto.records.DiscoveryResult`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.optimize import minimize
+
+from weakpareto.library.gram import EPS_REL, FeatureSource, GramTables, OrderBanks, build_banks
+from weakpareto.method.search import (
+    Candidate,
+    PatternObjective,
+    SearchSettings,
+    optimise_pattern_branch,
+    power_patterns,
+    train_val_split,
+)
+from weakpareto.method.selection import (
+    SelectionSettings,
+    StoppingState,
+    inactive_terms,
+    pareto_front,
+    select_on_front,
+)
+from weakpareto.numerics.orders import beta_nodes, first_positive, temporal_branches
+from weakpareto.records import DiscoveryResult, Equation, FrontPoint, Mode, OperatorKind, Term
+
+Array = NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class RefineSettings:
+    """Exact-order polishing and refit (paper Sec. 4.5, spec §6.9-6.10)."""
+
+    polish: bool = True
+    refit: bool = True
+    maxiter: int = 120
+    xatol: float = 1e-4
+    fatol: float = 1e-10
+    trust_min: float = 0.15  # delta = max(3 * median grid spacing, trust_min)
+
+
+@dataclass(frozen=True)
+class DiscoveryConfig:
+    """Everything that defines one discovery run besides the data."""
+
+    alpha_range: tuple[float, float]
+    beta_range: tuple[float, float]
+    powers: tuple[int, ...] = (0, 1, 2)
+    c_max: int = 4
+    operator: OperatorKind = "directional"
+    n_alpha_nodes: int = 47
+    n_beta_nodes: int = 59
+    eps_alpha: float = 1e-3
+    seed: int = 0
+    search: SearchSettings = field(default_factory=SearchSettings)
+    selection: SelectionSettings = field(default_factory=SelectionSettings)
+    refine: RefineSettings = field(default_factory=RefineSettings)
+
+
+ProgressFn = Callable[[str], None]
+
+
+def fit_rows(y: Array, x: Array, ridge: float) -> Array:
+    """Column-normalised ridge (paper Eqs. 20, 22) on all given rows."""
+    scale = np.linalg.norm(x, axis=0)
+    scale = np.where(scale > 0.0, scale, 1.0)
+    xn = x / scale
+    c = x.shape[1]
+    return np.linalg.solve(xn.T @ xn + ridge * np.eye(c), xn.T @ y) / scale
+
+
+def relative_residual(y: Array, x: Array, coef: Array, eps: float = EPS_REL) -> float:
+    """``||y - X xi|| / (||y|| + eps)``: the polishing objective and E_fit (paper Sec. 5.1)."""
+    return float(np.linalg.norm(y - x @ coef) / (np.linalg.norm(y) + eps))
+
+
+def exact_system(
+    source: FeatureSource, mode: Mode, alpha: float, powers: tuple[int, ...], betas: Array
+) -> tuple[Array, Array]:
+    """Target and design evaluated directly at the given orders (no interpolation)."""
+    y = source.targets(np.array([alpha]), mode)[0]
+    x = np.stack([source.columns(p, np.array([b]))[0] for p, b in zip(powers, betas)], axis=1)
+    return y, x
+
+
+class Discovery:
+    """One discovery run on one feature source (stateful helper behind :func:`discover`)."""
+
+    def __init__(self, source: FeatureSource, cfg: DiscoveryConfig) -> None:
+        self.source, self.cfg = source, cfg
+        self.timings: dict[str, float] = {}
+        t0 = time.perf_counter()
+        self.branches = temporal_branches(cfg.alpha_range, cfg.n_alpha_nodes, cfg.eps_alpha)
+        self.beta_nodes = beta_nodes(cfg.beta_range, cfg.n_beta_nodes)
+        self.banks: OrderBanks = build_banks(source, self.branches, self.beta_nodes, cfg.powers)
+        self.train_rows, self.val_rows = train_val_split(
+            self.banks.n_rows, cfg.search.val_fraction, cfg.seed
+        )
+        self.tables = GramTables.build(self.banks, self.train_rows, self.val_rows)
+        self.timings["banks"] = time.perf_counter() - t0
+        self.n_evals = 0
+
+    # -- search ----------------------------------------------------------------------------
+    def objective(self, mode: Mode, powers: tuple[int, ...]) -> PatternObjective:
+        return PatternObjective(
+            self.banks, self.tables, self.banks.branch(mode), powers, self.cfg.search
+        )
+
+    def best_of_size(self, c: int, progress: ProgressFn | None = None) -> Candidate:
+        """Best-by-c over all power patterns and admitted branches (spec §6.5)."""
+        best: Candidate | None = None
+        seed = self.cfg.seed
+        for j, pattern in enumerate(power_patterns(self.cfg.powers, c), start=1):
+            s_pat = seed + 7919 * c + 103 * j
+            winner: Candidate | None = None
+            for i, br in enumerate(self.branches):
+                obj = self.objective(br.mode, pattern)
+                cand = optimise_pattern_branch(
+                    obj, self.cfg.beta_range, s_pat + 1009 * i, self.cfg.search
+                )
+                self.n_evals += obj.n_evals
+                if winner is None or (cand.objective, cand.val_error) < (
+                    winner.objective,
+                    winner.val_error,
+                ):
+                    winner = cand
+            assert winner is not None
+            if best is None or winner.val_error < best.val_error:
+                best = winner
+            if progress is not None:
+                progress(f"c={c} pattern {pattern}")
+        assert best is not None
+        return best
+
+    def sweep(self, progress: ProgressFn | None = None) -> tuple[list[Candidate], int]:
+        """Support sizes 1..c_max with plateau and selection-stability stopping (spec §6.6)."""
+        t0 = time.perf_counter()
+        sel = self.cfg.selection
+        state = StoppingState()
+        best_by_c: list[Candidate] = []
+        chosen = 0
+        for c in range(1, self.cfg.c_max + 1):
+            best_by_c.append(self.best_of_size(c, progress))
+            chosen = self.select(best_by_c)
+            selected_size = best_by_c[chosen].size if c >= 2 else None
+            if state.update(c, best_by_c[-1].val_error, selected_size, sel) and c < self.cfg.c_max:
+                break
+        self.timings["search"] = time.perf_counter() - t0
+        return best_by_c, chosen
+
+    def select(self, models: list[Candidate]) -> int:
+        sizes = np.array([m.size for m in models])
+        errs = np.array([m.val_error for m in models])
+        ics = np.array([m.information_criteria(self.tables.val.n) for m in models])
+        return select_on_front(sizes, errs, ics[:, 0], ics[:, 1], self.cfg.selection)
+
+    # -- post-selection ---------------------------------------------------------------------
+    def interpolated_columns(self, cand: Candidate) -> Array:
+        cols = []
+        for p, b in zip(cand.powers, cand.betas):
+            idx, w = self.banks.column_stencil(p, np.array(b))
+            cols.append(self.banks.interpolate(idx, w))
+        return np.stack(cols, axis=1)
+
+    def prune(self, cand: Candidate) -> Candidate:
+        """Drop numerically inactive terms and refit the reduced structure (paper Sec. 4.4)."""
+        sel = self.cfg.selection
+        drop = inactive_terms(
+            np.array(cand.coef), self.interpolated_columns(cand), sel.prune_contrib, sel.prune_abs
+        )
+        if not drop.any() or drop.all():
+            return cand
+        keep = ~drop
+        powers = tuple(p for p, k in zip(cand.powers, keep) if k)
+        betas = [b for b, k in zip(cand.betas, keep) if k]
+        obj = self.objective(cand.mode, powers)
+        x = np.array(([cand.alpha] if obj.fractional else []) + betas)
+        return obj.candidate(x)
+
+    def polish(self, cand: Candidate) -> tuple[float, Array]:
+        """Nelder–Mead on the exact full-row relative residual within the branch (spec §6.9)."""
+        betas = np.array(cand.betas)
+        if not self.cfg.refine.polish:
+            return cand.alpha, betas
+        br = self.banks.branch(cand.mode)
+        fractional = not br.is_integer
+        has_id = self.beta_nodes[0] == 0.0
+        b_pos = first_positive(self.beta_nodes)
+        free = np.array([not (has_id and b == 0.0) for b in betas])
+        spacing = float(np.median(np.diff(self.beta_nodes)))
+        delta = max(3.0 * spacing, self.cfg.refine.trust_min)
+        lo = [br.lo] if fractional else []
+        hi = [br.hi] if fractional else []
+        lo += [max(b_pos, b - delta) for b in betas[free]]
+        hi += [min(self.cfg.beta_range[1], b + delta) for b in betas[free]]
+        lo_a, hi_a = np.array(lo), np.array(hi)
+        ridge = self.cfg.search.ridge
+
+        def unpack(v: Array) -> tuple[float, Array]:
+            v = np.clip(v, lo_a, hi_a)
+            alpha = float(v[0]) if fractional else cand.alpha
+            b = betas.copy()
+            b[free] = v[1:] if fractional else v
+            return alpha, b
+
+        def residual(v: Array) -> float:
+            alpha, b = unpack(v)
+            y, x = exact_system(self.source, cand.mode, alpha, cand.powers, b)
+            return relative_residual(y, x, fit_rows(y, x, ridge))
+
+        v0 = np.array(([cand.alpha] if fractional else []) + list(betas[free]))
+        if v0.size == 0:
+            return cand.alpha, betas
+        try:
+            res = minimize(
+                residual,
+                v0,
+                method="Nelder-Mead",
+                options={
+                    "maxiter": self.cfg.refine.maxiter,
+                    "xatol": self.cfg.refine.xatol,
+                    "fatol": self.cfg.refine.fatol,
+                },
+            )
+            return unpack(res.x)
+        except (ValueError, np.linalg.LinAlgError):
+            return cand.alpha, betas
+
+    def refit(self, cand: Candidate, alpha: float, betas: Array) -> tuple[Equation, float]:
+        """Exact-order refit on all rows (paper Eq. 22) and E_fit; or keep the search fit."""
+        op = self.cfg.operator
+        if self.cfg.refine.refit:
+            y, x = exact_system(self.source, cand.mode, alpha, cand.powers, betas)
+            coef = fit_rows(y, x, self.cfg.search.ridge)
+            fit = relative_residual(y, x, coef)
+        else:
+            # Strong-Pareto convention (spec §6.10): training-row coefficients on interpolated
+            # features, E_fit recomputed on all rows.
+            coef = np.array(cand.coef)
+            idx, w = self.banks.target_stencil(cand.mode, np.array(cand.alpha))
+            y = self.banks.interpolate(idx, w)
+            fit = relative_residual(y, self.interpolated_columns(cand), coef, eps=1e-12)
+        terms = tuple(Term(p, float(b), float(c)) for p, b, c in zip(cand.powers, betas, coef))
+        return Equation(cand.mode, float(alpha), terms, op).canonical(), fit
+
+    def run(self, progress: ProgressFn | None = None) -> DiscoveryResult:
+        best_by_c, chosen = self.sweep(progress)
+        t0 = time.perf_counter()
+        selected = best_by_c[chosen]
+        pruned = self.prune(selected)
+        alpha, betas = self.polish(pruned)
+        final, fit = self.refit(pruned, alpha, betas)
+        self.timings["refine"] = time.perf_counter() - t0
+        self.timings["n_rows"] = float(self.banks.n_rows)
+        self.timings["n_evals"] = float(self.n_evals)
+        n_val = self.tables.val.n
+        front = []
+        for m in best_by_c:
+            aic, bic = m.information_criteria(n_val)
+            front.append(
+                FrontPoint(
+                    m.size,
+                    m.train_error,
+                    m.val_error,
+                    m.objective,
+                    aic,
+                    bic,
+                    m.equation(self.cfg.operator),
+                )
+            )
+        sizes = np.array([m.size for m in best_by_c])
+        errs = np.array([m.val_error for m in best_by_c])
+        on_front = tuple(int(sizes[i]) for i in pareto_front(sizes, errs))
+        return DiscoveryResult(
+            front=tuple(front),
+            pareto=on_front,
+            selected_size=selected.size,
+            selected=selected.equation(self.cfg.operator),
+            final=final,
+            fit_error=fit,
+            timings=dict(self.timings),
+        )
+
+
+def discover(
+    source: FeatureSource, cfg: DiscoveryConfig, progress: ProgressFn | None = None
+) -> DiscoveryResult:
+    """Run Weak-Pareto (Algorithm 1) on a feature source."""
+    return Discovery(source, cfg).run(progress)

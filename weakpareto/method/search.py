@@ -1,0 +1,272 @@
+"""Branch-aware continuous-order best-subset search (paper Sec. 4.2, Algorithm 1; spec §6.1-6.6).
+
+For each support size ``c``, each nondecreasing power pattern and each admitted temporal branch,
+differential evolution (scipy) optimises ``(alpha, beta_1..beta_c)`` (``beta`` only in the exact
+integer branch) of the objective ``J = log10(E_val) + Pi_dup`` (paper Eq. 19, App. C Eq. 30), with
+coefficients solved by the column-normalised ridge of Eq. 20 inside every evaluation. Evaluations
+go through :class:`weakpareto.library.gram.GramTables`, so a whole population is scored in one
+batched call.
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal, cast
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.optimize import differential_evolution
+
+from weakpareto.library.gram import TINY, GramTables, OrderBanks
+from weakpareto.numerics.orders import Branch, snap_beta
+from weakpareto.records import Equation, Mode, OperatorKind, Term
+
+Array = NDArray[np.float64]
+Updating = Literal["immediate", "deferred"]
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """Search constants (paper App. C / spec §6; defaults are the paper's)."""
+
+    popsize: int = 7
+    maxiter: int = 24
+    tol: float = 1e-5
+    updating: Updating = "immediate"
+    vectorized: bool = False  # batched population evaluation; requires updating="deferred"
+    ridge: float = 1e-3
+    val_fraction: float = 0.25
+    anchors: bool = True
+    max_anchors: int = 800
+    dup_weight: float = 0.02
+    dup_gap: float = 0.04
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A fitted model of one support size at selection stage (interpolated features)."""
+
+    mode: Mode
+    alpha: float
+    powers: tuple[int, ...]
+    betas: tuple[float, ...]  # identity proposals snapped to exactly 0
+    coef: tuple[float, ...]
+    train_error: float
+    val_error: float
+    val_mse: float
+    objective: float  # log10(max(E_val, tiny)), without the duplicate penalty
+
+    @property
+    def size(self) -> int:
+        return len(self.powers)
+
+    def information_criteria(self, n_val: int) -> tuple[float, float]:
+        """AIC/BIC-type scores ``n ln(MSE_val) + {2, ln n} k`` with ``k = 2c + [fractional]``."""
+        n = max(2, n_val)
+        k = 2 * self.size + (0 if self.mode == "int" else 1)
+        base = n * np.log(max(self.val_mse, TINY))
+        return float(base + 2 * k), float(base + np.log(n) * k)
+
+    def equation(self, operator: OperatorKind) -> Equation:
+        terms = tuple(Term(p, b, c) for p, b, c in zip(self.powers, self.betas, self.coef))
+        return Equation(self.mode, self.alpha, terms, operator).canonical()
+
+
+def train_val_split(n_rows: int, fraction: float, seed: int) -> tuple[NDArray, NDArray]:
+    """Seeded row split (spec §6.1): ``n_val = max(1, round(fraction*K))`` from a permutation."""
+    perm = np.random.default_rng(seed).permutation(n_rows)
+    n_val = max(1, round(fraction * n_rows))
+    return np.sort(perm[n_val:]), np.sort(perm[:n_val])
+
+
+_IMPORTANT: dict[int, list[tuple[int, ...]]] = {
+    1: [(0,)],
+    2: [(0, 0), (0, 1), (1, 1)],
+    3: [(0, 0, 0), (0, 0, 1), (0, 1, 1)],
+    4: [(0, 0, 0, 0), (0, 0, 0, 1)],
+}
+
+
+def power_patterns(powers: tuple[int, ...], c: int) -> list[tuple[int, ...]]:
+    """Nondecreasing power patterns of size ``c``, "important" ones first (spec §6.4)."""
+    allp = list(itertools.combinations_with_replacement(sorted(powers), c))
+    first = [p for p in _IMPORTANT.get(c, []) if p in allp]
+    return first + [p for p in allp if p not in first]
+
+
+def duplicate_penalty(powers: tuple[int, ...], betas: Array, weight: float, gap: float) -> Array:
+    """``Pi_dup`` of paper Eq. (30) for a batch of raw order proposals ``betas (N, c)``."""
+    pen = np.zeros(betas.shape[0])
+    for i, j in itertools.combinations(range(len(powers)), 2):
+        if powers[i] == powers[j]:
+            pen += weight * np.maximum(0.0, (gap - np.abs(betas[:, i] - betas[:, j])) / gap)
+    return pen
+
+
+class PatternObjective:
+    """Batched objective of one (power pattern, temporal branch): ``x (N, dim) -> J (N,)``."""
+
+    def __init__(
+        self,
+        banks: OrderBanks,
+        tables: GramTables,
+        branch: Branch,
+        powers: tuple[int, ...],
+        settings: SearchSettings,
+    ) -> None:
+        self.banks, self.tables, self.branch, self.powers = banks, tables, branch, powers
+        self.settings = settings
+        self.fractional = not branch.is_integer
+        self.n_evals = 0
+
+    @property
+    def dim(self) -> int:
+        return len(self.powers) + (1 if self.fractional else 0)
+
+    def split(self, x: Array) -> tuple[Array, Array]:
+        x = np.atleast_2d(x)
+        if self.fractional:
+            return x[:, 0], x[:, 1:]
+        return np.ones(x.shape[0]), x
+
+    def fit(self, x: Array):
+        """Stencils and batched evaluation for proposals ``x (N, dim)``."""
+        alpha, betas = self.split(x)
+        t_idx, t_w = self.banks.target_stencil(self.branch.mode, alpha)
+        c_idx = np.empty(betas.shape + (2,), dtype=np.intp)
+        c_w = np.empty(betas.shape + (2,))
+        for j, p in enumerate(self.powers):
+            c_idx[:, j], c_w[:, j] = self.banks.column_stencil(p, betas[:, j])
+        idx = np.concatenate([t_idx[:, None], c_idx], axis=1)
+        w = np.concatenate([t_w[:, None], c_w], axis=1)
+        self.n_evals += idx.shape[0]
+        return alpha, betas, self.tables.evaluate(idx, w, self.settings.ridge)
+
+    def __call__(self, x: Array) -> Array:
+        _, betas, ev = self.fit(x)
+        obj = np.log10(np.maximum(ev.val_error, TINY))
+        s = self.settings
+        return obj + duplicate_penalty(self.powers, betas, s.dup_weight, s.dup_gap)
+
+    def candidate(self, x: Array) -> Candidate:
+        alpha, betas, ev = self.fit(np.atleast_2d(x))
+        snapped = snap_beta(betas[0], self.banks.beta_nodes)
+        a = float(alpha[0]) if self.fractional else 1.0
+        return Candidate(
+            mode=self.branch.mode,
+            alpha=a,
+            powers=self.powers,
+            betas=tuple(float(b) for b in snapped),
+            coef=tuple(float(c) for c in ev.coef[0]),
+            train_error=float(ev.train_error[0]),
+            val_error=float(ev.val_error[0]),
+            val_mse=float(ev.val_mse[0]),
+            objective=float(np.log10(max(ev.val_error[0], TINY))),
+        )
+
+
+def anchor_points(
+    branch: Branch,
+    beta_range: tuple[float, float],
+    powers: tuple[int, ...],
+    max_anchors: int,
+) -> Array:
+    """Truth-agnostic anchor grid (spec §6.5): alpha anchors x (beta anchors)^c, subsampled."""
+    c = len(powers)
+    if branch.is_integer:
+        alphas: list[float] | None = None
+    else:
+        alphas = list(np.linspace(branch.lo, branch.hi, 5))
+        alphas += [v for v in (1.0, 2.0) if branch.lo <= v <= branch.hi]
+        alphas = _dedup(alphas)
+    b_lo, b_hi = beta_range
+    betas = _dedup(list(np.linspace(b_lo, b_hi, 6)) + [v for v in (1.0, 2.0) if b_lo <= v <= b_hi])
+    axes = ([alphas] if alphas is not None else []) + [betas] * c
+    grid = np.array(list(itertools.product(*axes)), dtype=float)
+    if grid.shape[0] > max_anchors:
+        rng = np.random.default_rng(4242 + 37 * c + sum(powers))
+        keep = np.sort(rng.choice(grid.shape[0], size=max_anchors, replace=False))
+        grid = grid[keep]
+    return grid
+
+
+def _dedup(values: list[float], tol: float = 1e-9) -> list[float]:
+    out: list[float] = []
+    for v in sorted(values):
+        if not out or abs(v - out[-1]) > tol:
+            out.append(float(v))
+    return out
+
+
+def _inside_bounds(x0: Array, bounds: list[tuple[float, float]]) -> Array:
+    """Clip ``x0`` so scipy's rescaling ``(x - mid)/|hi - lo| + 0.5`` stays in [0, 1].
+
+    An anchor on a bound can rescale to 1 + 1e-16 and be rejected; step it inward by ulps.
+    """
+    lo = np.array([b[0] for b in bounds], dtype=float)
+    hi = np.array([b[1] for b in bounds], dtype=float)
+    x = np.clip(x0, lo, hi)
+    mid, span = 0.5 * (lo + hi), np.abs(hi - lo)
+    for _ in range(8):
+        scaled = (x - mid) / np.where(span > 0, span, 1.0) + 0.5
+        high, low = scaled > 1.0, scaled < 0.0
+        if not (high.any() or low.any()):
+            break
+        x = np.where(high, np.nextafter(x, lo), np.where(low, np.nextafter(x, hi), x))
+    return x
+
+
+def optimise_pattern_branch(
+    objective: PatternObjective,
+    beta_range: tuple[float, float],
+    seed: int,
+    settings: SearchSettings,
+) -> Candidate:
+    """Anchor start, then scipy differential evolution from the best anchor (spec §6.5)."""
+    br, powers = objective.branch, objective.powers
+    beta_bounds = cast(tuple[float, float], tuple(beta_range))
+    bounds = ([(br.lo, br.hi)] if objective.fractional else []) + [beta_bounds] * len(powers)
+    x0 = None
+    anchor_val = np.inf
+    if settings.anchors:
+        grid = anchor_points(br, beta_range, powers, settings.max_anchors)
+        _, b = objective.split(grid)
+        ok = duplicate_penalty(powers, b, 1.0, settings.dup_gap) <= 0.0
+        grid = grid[ok]
+        if grid.shape[0]:
+            vals = objective(grid)
+            k = int(np.argmin(vals))
+            x0, anchor_val = grid[k], float(vals[k])
+    if x0 is None:
+        mid_b = 0.5 * (beta_range[0] + beta_range[1])
+        x0 = np.array(
+            ([0.5 * (br.lo + br.hi)] if objective.fractional else []) + [mid_b] * len(powers)
+        )
+    x0 = _inside_bounds(np.asarray(x0, dtype=float), bounds)
+    if settings.vectorized:
+        func: Callable = lambda x: objective(np.asarray(x).T)  # noqa: E731  (dim, S) -> (S,)
+    else:
+        func = lambda x: float(objective(np.asarray(x)[None])[0])  # noqa: E731
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # "vectorized updating" notices
+        res = differential_evolution(
+            func,
+            bounds,
+            maxiter=settings.maxiter,
+            popsize=settings.popsize,
+            tol=settings.tol,
+            polish=False,
+            seed=seed,
+            updating=settings.updating,
+            workers=1,
+            x0=x0,
+            vectorized=settings.vectorized,
+        )
+    best_x = np.clip(res.x, [b[0] for b in bounds], [b[1] for b in bounds])
+    de_val = float(objective(best_x[None])[0])
+    if not de_val < anchor_val:
+        best_x = x0
+    return objective.candidate(best_x)

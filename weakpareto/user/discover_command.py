@@ -1,0 +1,259 @@
+"""``wp discover``: discover an equation in your own data file.
+
+``wp discover data=<file> [operator=directional|riesz] [alpha_range=[lo,hi]]
+[beta_range=[lo,hi]] [powers=[0,1,2]] [period=<L>] [period_y=<L>] [power_mode=auto|raw|positive]
+[seed=<int>] [max_terms=<int>] ... out=<result.json>``
+
+Inputs: ``.npz`` with arrays ``u`` (nt x nx), ``t`` (nt), ``x`` (nx); or ``.csv`` / ``.parquet``
+in long form (columns ``t``, ``x``, ``u``; one row per grid point), pivoted to the grid. Two
+spatial dimensions: an extra array ``y`` (ny) with ``u`` (nt x nx x ny), or an extra column ``y``
+(one row per ``(t, x, y)`` triple); 2-D runs the directional discovery of the paper's Sec.
+"Extension to two spatial dimensions" (linear terms, ``powers=[0]``, each term with a direction
+``x`` or ``y``; ``period_y`` is the y period). All
+parameters, the output path and the data are validated before any computation
+(:mod:`weakpareto.user.validation`); bad input raises :class:`UserInputError`, which the ``wp``
+dispatcher prints as one line with exit code 2. The result is written atomically (temporary
+file + ``os.replace``) as JSON::
+
+    {"equation": "<text>", "mode": "sub"|"int"|"sup", "alpha": float,
+     "terms": [{"power": int, "order": float, "coef": float}, ...],   # 2-D: + "direction"
+     "pareto_front": [{"size": int, "val_error": float, "train_error": float, ...}, ...], ...}
+
+An identity term has ``"order": 0.0``. The file is also a complete
+:meth:`weakpareto.user.estimator.WeakPareto.to_dict` record (``WeakPareto.from_dict`` reloads it).
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from weakpareto.campaign.config import UserInputError
+from weakpareto.io import write_text_atomic
+from weakpareto.user.estimator import WeakPareto
+from weakpareto.user.validation import (
+    CheckedField,
+    CheckedField2D,
+    check_data_path,
+    check_out_path,
+    long_table_to_grid,
+    long_table_to_grid_2d,
+    one_line,
+)
+
+#: Keys taken verbatim as strings (paths and names are never parsed as numbers).
+STRING_KEYS = ("data", "out", "operator", "power_mode", "test_functions", "updating", "selection")
+NPZ_ARRAYS = ("u", "t", "x")
+#: Optional array / column that makes the data two-dimensional.
+Y_NAME = "y"
+#: Keys that describe the data, not the estimator.
+DATA_KEYS = ("data", "out", "period", "period_y")
+
+
+def valid_keys() -> list[str]:
+    return list(DATA_KEYS) + [
+        k for k in inspect.signature(WeakPareto.__init__).parameters if k != "self"
+    ]
+
+
+def usage() -> str:
+    defaults = WeakPareto().get_params()
+    opts = " ".join(f"[{k}={_show(v)}]" for k, v in defaults.items())
+    return (
+        "wp discover data=<file.npz|.csv|.parquet> out=<result.json> [period=<L>] "
+        "[period_y=<L>] " + opts + "\n"
+        "  .npz: arrays u (nt x nx), t (nt), x (nx); .csv/.parquet: long form, columns t, x, u\n"
+        "  2-D: also y (ny) with u (nt x nx x ny), or a column y; linear terms only, powers=[0]\n"
+        "  example: wp discover data=f.npz operator=directional alpha_range=[0.6,1.05] "
+        "beta_range=[0.5,2.0] out=r.json"
+    )
+
+
+def _show(v: Any) -> str:
+    if isinstance(v, tuple | list):
+        return "[" + ",".join(str(i) for i in v) + "]"
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+# -- argument parsing -------------------------------------------------------------------------
+def _scalar(text: str) -> Any:
+    s = text.strip()
+    low = s.lower()
+    if low in ("null", "none", "~"):
+        return None
+    if low == "true":
+        return True
+    if low == "false":
+        return False
+    try:
+        return int(s)
+    except ValueError:
+        pass
+    try:
+        return float(s)
+    except ValueError:
+        return s
+
+
+def parse_value(text: str) -> Any:
+    """``[a,b]`` / ``(a,b)`` -> list of numbers; numbers, true/false, null; else the string."""
+    s = text.strip()
+    if len(s) >= 2 and s[0] + s[-1] in ("[]", "()"):
+        inner = s[1:-1].strip()
+        return [] if not inner else [_scalar(item) for item in inner.split(",")]
+    return _scalar(s)
+
+
+def parse_args(args: list[str]) -> dict[str, Any]:
+    """``key=value`` tokens -> dict; unknown, repeated or malformed keys raise."""
+    keys = valid_keys()
+    out: dict[str, Any] = {}
+    for tok in args:
+        if tok.startswith("-"):
+            raise UserInputError(f"unknown flag {tok!r}; use key=value arguments (wp discover -h)")
+        if "=" not in tok:
+            raise UserInputError(
+                f"argument {tok!r} is not key=value; e.g. data=f.npz out=r.json "
+                f"(valid keys: {', '.join(keys)})"
+            )
+        key, value = tok.split("=", 1)
+        key = key.strip()
+        if key not in keys:
+            raise UserInputError(f"unknown key {key!r}; valid keys: {', '.join(keys)}")
+        if key in out:
+            raise UserInputError(f"{key}= is given twice; keep one")
+        out[key] = value if key in STRING_KEYS else parse_value(value)
+    return out
+
+
+# -- data loading -----------------------------------------------------------------------------
+def load_data(path: Path) -> tuple[Any, ...]:
+    """Read ``(u, t, x)``, or ``(u, t, x, y)`` for 2-D data, from ``.npz`` or a long table.
+
+    2-D: an ``.npz`` with an array ``y``, or a ``.csv`` / ``.parquet`` table with a column ``y``.
+    """
+    suffix = path.suffix.lower()
+    if suffix == ".npz":
+        try:
+            with np.load(path, allow_pickle=False) as npz:
+                present = list(npz.files)
+                missing = [k for k in NPZ_ARRAYS if k not in present]
+                if missing:
+                    raise UserInputError(
+                        f"data={path} lacks array(s) {', '.join(missing)} (found: "
+                        f"{', '.join(present) or 'none'}); save u (nt x nx), t (nt) and x (nx), "
+                        "e.g. np.savez(f, u=u, t=t, x=x) (2-D: also y, u nt x nx x ny)"
+                    )
+                names = (*NPZ_ARRAYS, Y_NAME) if Y_NAME in present else NPZ_ARRAYS
+                return tuple(npz[k] for k in names)
+        except UserInputError:
+            raise
+        except Exception as err:  # corrupt zip, pickled object arrays, ...
+            raise UserInputError(
+                f"cannot read data={path} as .npz ({one_line(err)}); save it with "
+                "np.savez(f, u=u, t=t, x=x)"
+            ) from None
+    import pandas as pd
+
+    try:
+        if suffix == ".csv":
+            table = pd.read_csv(path)
+        else:
+            table = pd.read_parquet(path)
+    except Exception as err:  # empty file, parser errors, not a parquet file, ...
+        raise UserInputError(
+            f"cannot read data={path} as {suffix[1:]} ({one_line(err)}); write a long table "
+            "with columns t, x, u (2-D: t, x, y, u)"
+        ) from None
+    if Y_NAME in [str(c) for c in table.columns]:
+        return long_table_to_grid_2d(table, source=f"data={path}")
+    return long_table_to_grid(table, source=f"data={path}")
+
+
+# -- output -----------------------------------------------------------------------------------
+def write_json_atomic(path: Path, payload: dict[str, Any]) -> None:
+    """Write JSON to a temporary file beside ``path``, then rename (never half-written)."""
+    text = json.dumps(payload, indent=2, allow_nan=False) + "\n"
+    write_text_atomic(path, text)
+
+
+def discover_command(args: list[str]) -> None:
+    """Entry point of ``wp discover`` (called by :mod:`weakpareto.cli`)."""
+    if any(a in ("-h", "--help", "help") for a in args):
+        print(usage())
+        return
+    if not args:
+        raise UserInputError(
+            "data= and out= are required, e.g. wp discover data=f.npz out=r.json "
+            "(wp discover --help lists every key)"
+        )
+    opts = parse_args(args)
+    params = {k: v for k, v in opts.items() if k not in DATA_KEYS}
+    model = WeakPareto().set_params(**params)
+    cfg = model.discovery_config()  # validates every parameter
+    out = check_out_path(opts.get("out"), ".json")
+    data = check_data_path(opts.get("data"))
+    arrays = load_data(data)
+    y = arrays[3] if len(arrays) == 4 else None
+    if y is None and opts.get("period_y") is not None:
+        raise UserInputError(
+            f"period_y= applies to 2-D data only, but data={data} has no y "
+            f"{'array' if data.suffix.lower() == '.npz' else 'column'}; drop period_y="
+        )
+    field = model.validate(
+        arrays[0],
+        arrays[1],
+        arrays[2],
+        y=y,
+        period=opts.get("period"),
+        period_y=opts.get("period_y"),
+    )
+    print(_describe(data, field))
+    model._fit_checked(field, cfg)
+    g = model.grid_
+    counts = " x ".join(str(k) for k in g["test_counts"])
+    if isinstance(field, CheckedField2D):
+        terms = "linear terms along x and y"
+    else:
+        terms = f"{g['power_mode']} power mode"
+    print(
+        f"operator {cfg.operator}, alpha_range {list(cfg.alpha_range)}, beta_range "
+        f"{list(cfg.beta_range)}, powers {list(cfg.powers)} ({terms}), "
+        f"{counts} test functions"
+    )
+    model.print()
+    payload = model.to_dict()
+    payload["data"] = str(data)
+    write_json_atomic(out, payload)
+    print(f"wrote {out}")
+
+
+def _describe(data: Path, field: CheckedField | CheckedField2D) -> str:
+    """One line: the grid as read (after dropping a repeated endpoint)."""
+    axes = f"x in [{field.x[0]:g}, {field.x[-1]:g}] dx {field.dx:g}, period {field.period:g}"
+    notes = []
+    if field.dropped_endpoint:
+        notes.append("repeated endpoint column dropped")
+    if isinstance(field, CheckedField2D):
+        nt, nx, ny = field.shape
+        dims = f"u {nt} x {nx} x {ny} (t x x x y)"
+        axes += (
+            f", y in [{field.y[0]:g}, {field.y[-1]:g}] dy {field.dy:g}, period_y {field.period_y:g}"
+        )
+        if field.dropped_endpoint_y:
+            notes.append("repeated y endpoint dropped")
+    else:
+        nt, nx = field.shape
+        dims = f"u {nt} x {nx} (t x x)"
+    note = "".join(f", {n}" for n in notes)
+    return (
+        f"data={data}: {dims}, t in [{field.t[0]:g}, {field.t[-1]:g}] dt {field.dt:g}, {axes}{note}"
+    )

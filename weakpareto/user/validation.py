@@ -1,0 +1,673 @@
+"""Validation of user data and search settings, run before any computation.
+
+Used by ``wp discover`` (:mod:`weakpareto.user.discover_command`) and by
+:meth:`weakpareto.user.estimator.WeakPareto.fit`. Every check raises
+:class:`weakpareto.campaign.config.UserInputError` (a ``ValueError``) with ONE line that names the
+problem and the fix; the CLI prints it and exits with code 2, without a traceback.
+
+Array conventions (paper Sec. 2.1, Eq. 4): ``u`` is ``(nt, nx)`` — time on axis 0, space on
+axis 1 — sampled on uniform, strictly increasing grids ``t`` (``nt``) and ``x`` (``nx``). Space is
+periodic with period ``L``; the default ``L = nx * dx`` is an endpoint-excluded grid. An
+endpoint-included grid (last point ``x_0 + L`` repeating the first) is accepted when ``period=L``
+is given, and its repeated last column is dropped.
+
+Two spatial dimensions (paper Sec. "Extension to two spatial dimensions"): ``u`` is
+``(nt, nx, ny)`` on grids ``t``, ``x``, ``y`` (:func:`check_field_2d`); every rule above applies
+per axis (``period`` for x, ``period_y`` for y, at least 16 points on each spatial axis), NaN/inf
+is located as ``(i, j, k)``, and :func:`check_spatial_dims` admits linear terms only
+(``powers=[0]``), Gaussian tests and ``test_counts=[K_t, K_x, K_y]``.
+
+Minimum grid sizes follow from the test-function rules the weak library uses (spec §3.2):
+
+* time: Gaussian width ``w_t = max(3 dt, 0.07 (T + dt))`` with centres in
+  ``[t_0 + 2.5 w_t, t_end - 2.5 w_t]``; requiring the centres to spread over at least one width,
+  ``(nt - 1) dt >= 6 w_t``, gives ``nt >= 19`` (the ``3 dt`` floor is the binding term);
+* space: the periodic Gaussian width is at least ``2 dx`` and must stay below ``L / 8`` so that a
+  test window decays inside one period (``exp(-8) ~ 3e-4`` at half a period); ``L = nx dx`` gives
+  ``nx >= 16``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import numbers
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from weakpareto.campaign.config import UserInputError
+from weakpareto.numerics.orders import temporal_branches
+
+Array = NDArray[np.float64]
+
+#: Relative tolerance on the grid step: ``|h_i - h| <= 1e-6 * h`` (plus float rounding).
+REL_STEP_TOL = 1e-6
+#: Minimum number of time samples (temporal Gaussian centres spread over one width).
+MIN_NT = 19
+#: Minimum number of spatial samples per period (periodic Gaussian width <= L / 8).
+MIN_NX = 16
+#: A period within ``0.1 dx`` of ``nx dx`` or ``(nx - 1) dx`` matches the grid.
+PERIOD_TOL_DX = 0.1
+#: Largest support size accepted (the number of power patterns grows combinatorially).
+MAX_TERMS_LIMIT = 8
+#: Fields whose peak-to-peak range is below this fraction of their magnitude count as constant.
+CONSTANT_RTOL = 1e-12
+
+OPERATORS = ("directional", "riesz")
+POWER_MODES = ("auto", "raw", "positive")
+TEST_FUNCTIONS = ("gaussian", "fourier")
+SELECTION_RULES = ("elbow", "aic", "bic")
+UPDATING = ("deferred", "immediate")
+DATA_SUFFIXES = (".npz", ".csv", ".parquet")
+
+
+def one_line(message: object) -> str:
+    """First non-empty line of a message (third-party errors can span several lines)."""
+    for line in str(message).splitlines():
+        if line.strip():
+            return line.strip()
+    return type(message).__name__ if not isinstance(message, str) else "unknown error"
+
+
+# -- scalar settings --------------------------------------------------------------------------
+def _is_int(v: Any) -> bool:
+    return isinstance(v, numbers.Integral) and not isinstance(v, bool)
+
+
+def _is_real(v: Any) -> bool:
+    return isinstance(v, numbers.Real) and not isinstance(v, bool)
+
+
+def check_int(name: str, value: Any, minimum: int, maximum: int | None = None) -> int:
+    """An integer within ``[minimum, maximum]``."""
+    if not _is_int(value):
+        raise UserInputError(f"{name}={value!r} is not an integer; pass e.g. {name}={minimum}")
+    if value < minimum or (maximum is not None and value > maximum):
+        upper = f" and <= {maximum}" if maximum is not None else ""
+        raise UserInputError(f"{name}={value} must be >= {minimum}{upper}")
+    return int(value)
+
+
+def check_nonneg_float(name: str, value: Any) -> float:
+    """A finite number >= 0."""
+    if not _is_real(value) or not math.isfinite(float(value)) or float(value) < 0:
+        raise UserInputError(f"{name}={value!r} must be a finite number >= 0, e.g. {name}=0.001")
+    return float(value)
+
+
+def check_choice(name: str, value: Any, choices: Sequence[str], hint: str = "") -> str:
+    """One of a fixed set of names."""
+    if not isinstance(value, str) or value not in choices:
+        extra = f" ({hint})" if hint else ""
+        raise UserInputError(f"{name}={value!r} is unknown; use one of {', '.join(choices)}{extra}")
+    return value
+
+
+def check_operator(value: Any) -> str:
+    """Spatial operator family of the periodic library (paper Eqs. 2-3)."""
+    return check_choice(
+        "operator",
+        value,
+        OPERATORS,
+        "directional: multiplier (i kappa)^beta, advection/transport; "
+        "riesz: -|kappa|^beta, symmetric diffusion",
+    )
+
+
+def _pair(name: str, value: Any, example: str) -> tuple[float, float]:
+    if isinstance(value, str | bytes) or not isinstance(value, Sequence | np.ndarray):
+        raise UserInputError(f"{name}={value!r} must be a pair [lo,hi], e.g. {name}={example}")
+    items = list(value)
+    if len(items) != 2 or not all(_is_real(v) for v in items):
+        raise UserInputError(
+            f"{name}={value!r} must be a pair of two numbers [lo,hi], e.g. {name}={example}"
+        )
+    lo, hi = float(items[0]), float(items[1])
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise UserInputError(f"{name}=[{lo},{hi}] must be finite, e.g. {name}={example}")
+    if lo >= hi:
+        raise UserInputError(f"{name}=[{lo:g},{hi:g}] needs lo < hi, e.g. {name}={example}")
+    return lo, hi
+
+
+def check_alpha_range(value: Any) -> tuple[float, float]:
+    """Temporal-order search interval, inside (0, 2) and admitting a branch (paper Sec. 4.2)."""
+    lo, hi = _pair("alpha_range", value, "[0.6,1.05]")
+    if lo <= 0.0 or hi >= 2.0:
+        raise UserInputError(
+            f"alpha_range=[{lo:g},{hi:g}] must lie inside (0, 2) (Caputo orders 0 < alpha < 2); "
+            "e.g. alpha_range=[0.6,1.05]"
+        )
+    try:
+        temporal_branches((lo, hi))
+    except ValueError as err:
+        raise UserInputError(one_line(err)) from None
+    return lo, hi
+
+
+def check_beta_range(value: Any) -> tuple[float, float]:
+    """Spatial-order search interval with beta >= 0 (0 admits the identity term u)."""
+    lo, hi = _pair("beta_range", value, "[0.5,2.0]")
+    if lo < 0.0:
+        raise UserInputError(
+            f"beta_range=[{lo:g},{hi:g}] has a negative order; spatial orders are >= 0 "
+            "(0 is the identity term u), e.g. beta_range=[0,2.0]"
+        )
+    return lo, hi
+
+
+def check_powers(value: Any) -> tuple[int, ...]:
+    """Admitted powers ``p`` of the terms ``u^p X_beta u``: distinct non-negative integers."""
+    if isinstance(value, str | bytes) or not isinstance(value, Sequence | np.ndarray):
+        raise UserInputError(f"powers={value!r} must be a list like powers=[0,1,2]")
+    items = list(value)
+    if not items or not all(_is_int(p) and p >= 0 for p in items):
+        raise UserInputError(
+            f"powers={items!r} must be non-empty non-negative integers, e.g. powers=[0,1,2] "
+            "(0: linear terms X_beta u, 1: u X_beta u, ...)"
+        )
+    if len(set(items)) != len(items):
+        raise UserInputError(f"powers={items!r} repeats a power; list each once, e.g. [0,1,2]")
+    return tuple(sorted(int(p) for p in items))
+
+
+def check_test_counts(value: Any) -> tuple[int, ...] | None:
+    """``None`` (paper rule) or positive test-function counts per axis.
+
+    ``[K_t, K_x]`` in 1-D, ``[K_t, K_x, K_y]`` in 2-D; which one the data needs is checked by
+    :func:`check_spatial_dims` once the data is known.
+    """
+    if value is None:
+        return None
+    if isinstance(value, str | bytes) or not isinstance(value, Sequence | np.ndarray):
+        raise UserInputError(f"test_counts={value!r} must be [K_t,K_x] or null, e.g. [44,60]")
+    items = list(value)
+    if len(items) not in (2, 3) or not all(_is_int(k) and k >= 1 for k in items):
+        raise UserInputError(
+            f"test_counts={items!r} must be positive integers [K_t,K_x] (2-D: [K_t,K_x,K_y]), "
+            "e.g. [44,60]; omit it for the paper rule"
+        )
+    return tuple(int(k) for k in items)
+
+
+def check_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """Validate and normalise the estimator parameters (see :class:`WeakPareto`)."""
+    p = dict(params)
+    out: dict[str, Any] = {
+        "operator": check_operator(p["operator"]),
+        "alpha_range": check_alpha_range(p["alpha_range"]),
+        "beta_range": check_beta_range(p["beta_range"]),
+        "powers": check_powers(p["powers"]),
+        "power_mode": check_choice(
+            "power_mode",
+            p["power_mode"],
+            POWER_MODES,
+            "auto: positive for a nonnegative field, raw otherwise",
+        ),
+        "max_terms": check_int("max_terms", p["max_terms"], 1, MAX_TERMS_LIMIT),
+        "test_functions": check_choice("test_functions", p["test_functions"], TEST_FUNCTIONS),
+        "test_counts": check_test_counts(p["test_counts"]),
+        "seed": check_int("seed", p["seed"], 0),
+        "popsize": check_int("popsize", p["popsize"], 1),
+        "maxiter": check_int("maxiter", p["maxiter"], 1),
+        "updating": check_choice("updating", p["updating"], UPDATING),
+        "ridge": check_nonneg_float("ridge", p["ridge"]),
+        "selection": check_choice("selection", p["selection"], SELECTION_RULES),
+        "margin": check_nonneg_float("margin", p["margin"]),
+    }
+    if not isinstance(p["polish"], bool | np.bool_):
+        raise UserInputError(f"polish={p['polish']!r} must be true or false")
+    out["polish"] = bool(p["polish"])
+    return out
+
+
+# -- paths ------------------------------------------------------------------------------------
+def check_data_path(data: Any) -> Path:
+    """An existing file with a supported extension."""
+    if data is None or str(data) == "":
+        raise UserInputError("data= is required, e.g. data=field.npz (or .csv / .parquet)")
+    path = Path(str(data)).expanduser()
+    if path.suffix.lower() not in DATA_SUFFIXES:
+        raise UserInputError(
+            f"data={path} has unsupported extension {path.suffix or '(none)'!r}; use .npz "
+            "(arrays u, t, x) or .csv / .parquet (long form, columns t, x, u)"
+        )
+    if not path.exists():
+        raise UserInputError(f"data={path} does not exist; check the path")
+    if not path.is_file():
+        raise UserInputError(f"data={path} is not a file; give the path of a data file")
+    return path
+
+
+def check_out_path(out: Any, suffix: str = ".json") -> Path:
+    """A writable output file path with the given suffix (checked before computing)."""
+    if out is None or str(out) == "":
+        raise UserInputError(f"out= is required, e.g. out=result{suffix}")
+    path = Path(str(out)).expanduser()
+    if path.suffix.lower() != suffix:
+        raise UserInputError(f"out={path} must end in {suffix}, e.g. out=result{suffix}")
+    if path.is_dir():
+        raise UserInputError(f"out={path} is a directory; give a file name ending in {suffix}")
+    parent = path.parent
+    if not parent.is_dir():
+        raise UserInputError(f"cannot write out={path}: directory {parent} does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise UserInputError(f"cannot write out={path}: directory {parent} is not writable")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise UserInputError(f"cannot write out={path}: the existing file is read-only")
+    return path
+
+
+# -- arrays -----------------------------------------------------------------------------------
+def _as_real_array(name: str, value: Any) -> Array:
+    try:
+        arr = np.asarray(value)
+    except Exception as err:  # ragged lists etc.
+        raise UserInputError(
+            f"{name} is not an array ({one_line(err)}); pass a numeric array"
+        ) from None
+    if arr.dtype.kind == "c":
+        raise UserInputError(f"{name} is complex; pass the real field (e.g. {name}.real)")
+    if arr.dtype.kind not in "biuf":
+        raise UserInputError(
+            f"{name} has non-numeric dtype {arr.dtype}; pass numbers (float or int)"
+        )
+    return arr.astype(float)
+
+
+def _check_grid(name: str, g: Array) -> float:
+    """Finite, strictly increasing, uniform 1-D grid; returns the step."""
+    bad = ~np.isfinite(g)
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise UserInputError(
+            f"{name} has {int(bad.sum())} NaN/inf value(s), first at {name}[{i}]; "
+            f"give finite {name} values"
+        )
+    d = np.diff(g)
+    if np.any(d <= 0):
+        i = int(np.argmax(d <= 0))
+        raise UserInputError(
+            f"{name} is not strictly increasing: {name}[{i + 1}]={g[i + 1]:.10g} <= "
+            f"{name}[{i}]={g[i]:.10g}; sort the data by {name} and remove repeated {name} values"
+        )
+    h = (g[-1] - g[0]) / (g.size - 1)
+    tol = REL_STEP_TOL * h + 16.0 * np.finfo(float).eps * float(np.max(np.abs(g)))
+    dev = np.abs(d - h)
+    if np.any(dev > tol):
+        i = int(np.argmax(dev))
+        raise UserInputError(
+            f"{name} is not uniform: step {name}[{i + 1}]-{name}[{i}]={d[i]:.10g} differs from "
+            f"the mean step {h:.10g} by {dev[i]:.3g} (tolerance {REL_STEP_TOL:g} of the step); "
+            f"resample u onto a uniform {name} grid"
+        )
+    return float(g[1] - g[0])
+
+
+@dataclass(frozen=True)
+class CheckedField:
+    """A validated field on its grid, ready for :func:`weakpareto.library.weak.weak_library`."""
+
+    u: Array
+    t: Array
+    x: Array
+    dt: float
+    dx: float
+    period: float
+    dropped_endpoint: bool = False
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (int(self.u.shape[0]), int(self.u.shape[1]))
+
+
+@dataclass(frozen=True)
+class CheckedField2D:
+    """A validated 2-D field ``u (nt, nx, ny)``, ready for
+    :func:`weakpareto.library.weak_2d.weak_library_2d`."""
+
+    u: Array
+    t: Array
+    x: Array
+    y: Array
+    dt: float
+    dx: float
+    dy: float
+    period: float
+    period_y: float
+    dropped_endpoint: bool = False
+    dropped_endpoint_y: bool = False
+
+    @property
+    def shape(self) -> tuple[int, int, int]:
+        return (int(self.u.shape[0]), int(self.u.shape[1]), int(self.u.shape[2]))
+
+
+def _check_period(
+    period: Any, nx: int, dx: float, axis: str = "x", key: str = "period"
+) -> tuple[float, bool]:
+    """Grid-consistent period of one spatial axis and whether its repeated endpoint is dropped.
+
+    ``axis`` names the grid (``x`` or ``y``) and ``key`` the argument (``period``/``period_y``).
+    """
+    n, h = f"n{axis}", f"d{axis}"
+    excluded, included = nx * dx, (nx - 1) * dx
+    if period is None:
+        return excluded, False
+    if not _is_real(period) or not math.isfinite(float(period)):
+        raise UserInputError(f"{key}={period!r} must be a positive number, e.g. {key}={excluded:g}")
+    p = float(period)
+    if p <= 0:
+        raise UserInputError(
+            f"{key}={p:g} must be > 0; omit it to use {n}*{h} = {excluded:g} (endpoint excluded)"
+        )
+    tol = PERIOD_TOL_DX * dx
+    if p < included - tol:
+        raise UserInputError(
+            f"{key}={p:g} is smaller than the grid span ({n}-1)*{h} = {included:g}; the {axis} "
+            f"grid must cover one period: use {key}={excluded:g} (endpoint excluded) or omit {key}="
+        )
+    if abs(p - excluded) <= tol:
+        return excluded, False
+    if abs(p - included) <= tol:
+        return included, True
+    raise UserInputError(
+        f"{key}={p:g} does not match the {axis} grid: periodic spectral operators need {axis} to "
+        f"cover exactly one period, {key} = {n}*{h} = {excluded:g} (endpoint excluded) or "
+        f"({n}-1)*{h} = {included:g} (endpoint included), tolerance {PERIOD_TOL_DX:g}*{h}; "
+        f"omit {key}= to use {n}*{h}"
+    )
+
+
+def _check_coordinates(names: Sequence[str], grids: Sequence[Array]) -> None:
+    for name, g in zip(names, grids, strict=True):
+        if g.ndim != 1:
+            raise UserInputError(
+                f"{name} must be 1-D (one value per grid point), got shape {g.shape}; "
+                f"pass the {name} coordinates, e.g. {name}.ravel() of a vector"
+            )
+
+
+def _axes_hint(shape: tuple[int, ...], expected: tuple[int, ...]) -> str:
+    """Name the transpose that turns ``shape`` into ``expected``, if one exists."""
+    for perm in itertools.permutations(range(len(shape))):
+        if perm != tuple(range(len(shape))) and tuple(shape[k] for k in perm) == expected:
+            if len(shape) == 2:
+                return "; u looks transposed, pass u.T (rows are times)"
+            return f"; u's axes look permuted, pass np.transpose(u, {perm}) (axes must be t, x, y)"
+    return ""
+
+
+def _check_values(u_arr: Array, names: Sequence[str], grids: Sequence[Array]) -> None:
+    """NaN/inf (with location), all-zero, constant, static and spatially uniform fields."""
+    bad = ~np.isfinite(u_arr)
+    if bad.any():
+        idx = tuple(int(k) for k in np.unravel_index(int(np.argmax(bad)), bad.shape))
+        letters = ("i", "j", "k")[: len(idx)]
+        coords = ", ".join(f"{g[i]:g}" for g, i in zip(grids, idx, strict=True))
+        raise UserInputError(
+            f"u has {int(bad.sum())} NaN/inf value(s), first at ({', '.join(letters)}) = "
+            f"({', '.join(str(i) for i in idx)}), ({', '.join(names)}) = ({coords}); "
+            "fill or interpolate them before discovery"
+        )
+    scale = float(np.max(np.abs(u_arr)))
+    if scale == 0.0:
+        raise UserInputError("u is all zero; there is no dynamics to discover — check the data")
+    tol = CONSTANT_RTOL * scale
+    if float(np.ptp(u_arr)) <= tol:
+        raise UserInputError(
+            f"u is constant (every value {u_arr.flat[0]:.6g}); there is no dynamics to "
+            "discover — check the data"
+        )
+    if float(np.max(np.abs(u_arr - u_arr[:1]))) <= tol:
+        raise UserInputError(
+            "u does not change in time (every row equals u[0]); the temporal target is zero — "
+            "pass a time-dependent field"
+        )
+    if u_arr.ndim == 2:
+        if float(np.max(np.abs(u_arr - u_arr[:, :1]))) <= tol:
+            raise UserInputError(
+                "u is uniform in x at every time; spatial derivatives vanish and no spatial term "
+                "can be identified — pass a field that varies in x"
+            )
+        return
+    for axis, name, other in ((1, "x", "y"), (2, "y", "x")):
+        first = u_arr[:, :1, :] if axis == 1 else u_arr[:, :, :1]
+        if float(np.max(np.abs(u_arr - first))) <= tol:
+            sl = "u[:, 0, :]" if axis == 1 else "u[:, :, 0]"
+            raise UserInputError(
+                f"u is uniform in {name} at every (t, {other}); {name}-direction derivatives "
+                f"vanish and no {name} term can be identified — fit the 1-D field {sl} on the "
+                f"{other} grid instead"
+            )
+
+
+def _too_few(shape: tuple[int, ...]) -> None:
+    names = ("nt", "nx", "ny")[: len(shape)]
+    mins = (MIN_NT, MIN_NX, MIN_NX)[: len(shape)]
+    if all(n >= m for n, m in zip(shape, mins, strict=True)):
+        return
+    need = f"nt >= {MIN_NT}" + "".join(f" and {k} >= {MIN_NX}" for k in names[1:])
+    dims = " x ".join(str(n) for n in shape)
+    raise UserInputError(
+        f"too few grid points for the test functions: u is {dims}, need {need} (temporal "
+        f"Gaussians of width max(3dt, 0.07T) need (nt-1)dt >= 6 widths; periodic Gaussians of "
+        f"width >= 2dx must fit L/8 on every spatial axis); use a longer record or a finer grid"
+    )
+
+
+def check_field(u: Any, t: Any, x: Any, period: Any = None) -> CheckedField:
+    """Validate a field ``u (nt, nx)`` on grids ``t (nt)``, ``x (nx)`` (see module docstring)."""
+    u_arr = _as_real_array("u", u)
+    t_arr = _as_real_array("t", t)
+    x_arr = _as_real_array("x", x)
+    if u_arr.ndim == 3:
+        raise UserInputError(
+            f"u is 3-D {u_arr.shape} but no y grid is given; for two spatial dimensions "
+            "(nt x nx x ny) pass y: fit(u, t, x, y), an array y in the .npz or a column y in "
+            "the table"
+        )
+    if u_arr.ndim != 2:
+        raise UserInputError(
+            f"u must be 2-D (nt x nx: time on axis 0, space on axis 1) or 3-D with a y grid "
+            f"(nt x nx x ny), got shape {u_arr.shape}"
+        )
+    _check_coordinates(("t", "x"), (t_arr, x_arr))
+    nt, nx = u_arr.shape
+    if (t_arr.size, x_arr.size) != (nt, nx):
+        hint = _axes_hint((nt, nx), (t_arr.size, x_arr.size)) or (
+            "; u must have shape (len(t), len(x))"
+        )
+        raise UserInputError(
+            f"shape mismatch: u is {nt} x {nx} but len(t)={t_arr.size}, len(x)={x_arr.size}{hint}"
+        )
+    if nt < 2 or nx < 2:
+        raise UserInputError(
+            f"u is {nt} x {nx}; need at least nt >= {MIN_NT} times and nx >= {MIN_NX} "
+            "spatial points"
+        )
+    dt = _check_grid("t", t_arr)
+    dx = _check_grid("x", x_arr)
+    p, drop = _check_period(period, nx, dx)
+    if drop:
+        u_arr, x_arr, nx = u_arr[:, :-1], x_arr[:-1], nx - 1
+    _too_few((nt, nx))
+    _check_values(u_arr, ("t", "x"), (t_arr, x_arr))
+    return CheckedField(u_arr, t_arr, x_arr, dt, dx, p, drop)
+
+
+def check_field_2d(
+    u: Any, t: Any, x: Any, y: Any, period: Any = None, period_y: Any = None
+) -> CheckedField2D:
+    """Validate a field ``u (nt, nx, ny)`` on uniform grids ``t``, ``x``, ``y``.
+
+    The 1-D rules apply per axis: uniform, strictly increasing grids (same tolerance), at least
+    ``MIN_NT`` times and ``MIN_NX`` points on each spatial axis, ``period`` (x) and ``period_y``
+    (y) equal to ``n*h`` (endpoint excluded, the default) or ``(n-1)*h`` (endpoint included; the
+    repeated last slice is dropped), NaN/inf reported as ``(i, j, k)`` and ``(t, x, y)``.
+    """
+    u_arr = _as_real_array("u", u)
+    t_arr = _as_real_array("t", t)
+    x_arr = _as_real_array("x", x)
+    y_arr = _as_real_array("y", y)
+    if u_arr.ndim != 3:
+        hint = (
+            "; for one spatial dimension omit y (fit(u, t, x), no y array/column)"
+            if u_arr.ndim == 2
+            else ""
+        )
+        raise UserInputError(
+            f"with a y grid u must be 3-D (nt x nx x ny: time, x, y), got shape {u_arr.shape}{hint}"
+        )
+    _check_coordinates(("t", "x", "y"), (t_arr, x_arr, y_arr))
+    nt, nx, ny = u_arr.shape
+    expected = (t_arr.size, x_arr.size, y_arr.size)
+    if expected != (nt, nx, ny):
+        hint = _axes_hint((nt, nx, ny), expected) or "; u must have shape (len(t), len(x), len(y))"
+        raise UserInputError(
+            f"shape mismatch: u is {nt} x {nx} x {ny} but len(t)={t_arr.size}, "
+            f"len(x)={x_arr.size}, len(y)={y_arr.size}{hint}"
+        )
+    if min(nt, nx, ny) < 2:
+        _too_few((nt, nx, ny))
+    dt = _check_grid("t", t_arr)
+    dx = _check_grid("x", x_arr)
+    dy = _check_grid("y", y_arr)
+    px, drop_x = _check_period(period, nx, dx)
+    py, drop_y = _check_period(period_y, ny, dy, axis="y", key="period_y")
+    if drop_x:
+        u_arr, x_arr, nx = u_arr[:, :-1, :], x_arr[:-1], nx - 1
+    if drop_y:
+        u_arr, y_arr, ny = u_arr[:, :, :-1], y_arr[:-1], ny - 1
+    _too_few((nt, nx, ny))
+    _check_values(u_arr, ("t", "x", "y"), (t_arr, x_arr, y_arr))
+    return CheckedField2D(u_arr, t_arr, x_arr, y_arr, dt, dx, dy, px, py, drop_x, drop_y)
+
+
+def check_spatial_dims(params: Mapping[str, Any], dims: int) -> None:
+    """Parameter rules that depend on the number of spatial dimensions (1 or 2).
+
+    ``params`` are the normalised output of :func:`check_params`. In 2-D the model is linear
+    (paper Sec. "Extension to two spatial dimensions": powers ``[0]`` only), the tests are
+    Gaussian on every axis and ``test_counts`` is ``[K_t, K_x, K_y]``; in 1-D it is ``[K_t, K_x]``.
+    """
+    counts = params.get("test_counts")
+    if dims == 1:
+        if counts is not None and len(counts) != 2:
+            raise UserInputError(
+                f"test_counts={list(counts)} has {len(counts)} entries but u has one spatial "
+                "dimension; use [K_t,K_x], e.g. test_counts=[44,60], or omit it"
+            )
+        return
+    powers = tuple(params["powers"])
+    if powers != (0,):
+        raise UserInputError(
+            f"powers={list(powers)} is not supported in 2-D: the 2-D model has linear terms "
+            "only; pass powers=[0] (Python: powers=(0,))"
+        )
+    if params.get("test_functions", "gaussian") != "gaussian":
+        raise UserInputError(
+            f"test_functions={params['test_functions']!r} is 1-D only; 2-D uses Gaussian tests "
+            "on every axis, pass test_functions=gaussian"
+        )
+    if counts is not None and len(counts) != 3:
+        raise UserInputError(
+            f"test_counts={list(counts)} has {len(counts)} entries but u has two spatial "
+            "dimensions; use [K_t,K_x,K_y], e.g. test_counts=[30,40,40], or omit it"
+        )
+
+
+# -- long tables ------------------------------------------------------------------------------
+def _pivot(table: Any, coords: tuple[str, ...], source: str) -> tuple[Array, list[Array]]:
+    """Pivot a long table with coordinate columns ``coords`` and value column ``u``."""
+    cols = [str(c) for c in table.columns]
+    need = (*coords, "u")
+    missing = [c for c in need if c not in cols]
+    tup = f"({', '.join(coords)})"
+    if missing:
+        raise UserInputError(
+            f"{source} lacks column(s) {', '.join(missing)} (found: {', '.join(cols) or 'none'});"
+            f" a long table needs columns {', '.join(need)} with one row per grid point"
+        )
+    if len(table) == 0:
+        raise UserInputError(f"{source} has no rows; it needs one row per {tup} grid point")
+    arrays = {}
+    for c in need:
+        series = table[c]
+        try:
+            arrays[c] = np.asarray(series, dtype=float)
+        except (TypeError, ValueError):
+            raise UserInputError(
+                f"column {c} of {source} is not numeric (dtype {series.dtype}); "
+                "remove text values or header lines inside the data"
+            ) from None
+    for name in coords:
+        bad = ~np.isfinite(arrays[name])
+        if bad.any():
+            raise UserInputError(
+                f"column {name} of {source} has {int(bad.sum())} empty/NaN value(s), first in "
+                f"data row {int(np.argmax(bad))}; every row needs finite {', '.join(coords)}"
+            )
+    values, inverse = [], []
+    for name in coords:
+        v, inv = np.unique(arrays[name], return_inverse=True)
+        values.append(v)
+        inverse.append(inv.ravel())
+    shape = tuple(v.size for v in values)
+    flat = np.ravel_multi_index(tuple(inverse), shape)
+    size = int(np.prod(shape))
+    counts = np.bincount(flat, minlength=size)
+    kind = "pairs" if len(coords) == 2 else "triples"
+
+    def where(k: int) -> str:
+        idx = np.unravel_index(k, shape)
+        return ", ".join(f"{values[a][int(i)]:g}" for a, i in enumerate(idx))
+
+    if np.any(counts > 1):
+        raise UserInputError(
+            f"{source} has {int(np.sum(counts[counts > 1] - 1))} duplicate {tup} row(s), first "
+            f"{tup} = ({where(int(np.argmax(counts > 1)))}); keep one row per grid point"
+        )
+    if np.any(counts == 0):
+        rest = coords[1] if len(coords) == 2 else f"({', '.join(coords[1:])})"
+        raise UserInputError(
+            f"{source} misses {int(np.sum(counts == 0))} of {counts.size} {tup} {kind} of the "
+            f"{' x '.join(str(n) for n in shape)} grid, first {tup} = "
+            f"({where(int(np.argmax(counts == 0)))}); every t needs a row for every {rest}"
+        )
+    u = np.empty(size)
+    u[flat] = arrays["u"]
+    return u.reshape(shape), values
+
+
+def long_table_to_grid(table: Any, source: str = "table") -> tuple[Array, Array, Array]:
+    """Pivot a long-form table (columns ``t``, ``x``, ``u``; one row per grid point).
+
+    Raises on missing or non-numeric columns, non-finite coordinates, duplicate ``(t, x)``
+    pairs and missing ``(t, x)`` pairs. NaN values of ``u`` are kept (reported by
+    :func:`check_field` with their position). A table with a ``y`` column is 2-D: use
+    :func:`long_table_to_grid_2d`.
+    """
+    if "y" in [str(c) for c in table.columns]:
+        raise UserInputError(
+            f"{source} has a y column (two spatial dimensions); pivot it with "
+            "long_table_to_grid_2d, which returns (u, t, x, y)"
+        )
+    u, (t, x) = _pivot(table, ("t", "x"), source)
+    return u, t, x
+
+
+def long_table_to_grid_2d(table: Any, source: str = "table") -> tuple[Array, Array, Array, Array]:
+    """Pivot a 2-D long-form table (columns ``t``, ``x``, ``y``, ``u``) to ``u (nt, nx, ny)``.
+
+    The checks of :func:`long_table_to_grid` apply to ``(t, x, y)`` triples: duplicate and
+    missing triples are named with the first offending ``(t, x, y)``.
+    """
+    u, (t, x, y) = _pivot(table, ("t", "x", "y"), source)
+    return u, t, x, y
