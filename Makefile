@@ -24,8 +24,12 @@ install: $(BIN)/.installed
 demo: install
 	$(WP) run benchmark=fade noise=0.1 seeds=5 workers=$(WORKERS) results_dir=results/demo
 
-## default test suite (< 10 min on 2 cores; long reproduction checks are marked slow)
+## default test suite (< 10 min on 2 cores; long reproduction checks are marked slow), after
+## lint (ruff) and type checks (mypy): a style or type error fails `make test` and CI
 test: install
+	$(BIN)/ruff check weakpareto tests scripts
+	$(BIN)/ruff format --check weakpareto tests scripts
+	$(BIN)/mypy weakpareto
 	$(BIN)/pytest -q
 
 test-slow: install

@@ -8,7 +8,7 @@ rows) and scored by the full-row relative residual. Margin = lowest residual amo
 non-true structures / true-structure residual.
 
 Writes ``results/diagnostics/burgers_margin.csv`` atomically; ``wp report`` renders it as
-``tab_burgers.tex`` and ``fig_burgers.png/.pdf`` (:mod:`weakpareto.reporting.diagnostics`). Usage::
+``tab_burgers.tex`` and ``fig_burgers.png/.pdf`` (:mod:`weakpareto.reporting.render`). Usage::
 
     python scripts/burgers_margin.py [--out results/diagnostics/burgers_margin.csv]
 """
@@ -20,7 +20,8 @@ import sys
 import time
 from pathlib import Path
 
-from weakpareto.diagnostics.identifiability import BURGERS_NOISES, burgers_margin, write_csv_atomic
+from weakpareto.diagnostics.identifiability import BURGERS_NOISES, burgers_margin
+from weakpareto.io import write_csv_atomic
 
 DEFAULT_OUT = Path("results/diagnostics/burgers_margin.csv")
 

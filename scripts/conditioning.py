@@ -18,7 +18,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from weakpareto.benchmarks.generators import generate, load_benchmark
+from weakpareto.benchmarks.catalogue import load_benchmark
+from weakpareto.benchmarks.generators import generate
 from weakpareto.diagnostics.conditioning import (
     PAPER_SPACINGS,
     dictionary_conditioning,

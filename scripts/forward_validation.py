@@ -9,8 +9,8 @@ representative Weak-Pareto run (median ``e_beta^max`` over the five seeds of the
 (``e_field_true``). The ADE control is computed too and flagged ``included=False`` because its
 true-parameter floor exceeds 5e-2.
 
-Writes ``results/diagnostics/forward.csv`` atomically; ``weakpareto.reporting.forward`` renders it
-as ``tab_forward.tex`` with its paper-vs-ours file. Usage::
+Writes ``results/diagnostics/forward.csv`` atomically; ``weakpareto.reporting.tables.forward``
+renders it as ``tab_forward.tex`` with its paper-vs-ours file. Usage::
 
     python scripts/forward_validation.py [--runs DIR] [--out CSV]
 """

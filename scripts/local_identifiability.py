@@ -30,8 +30,8 @@ from weakpareto.diagnostics.identifiability import (
     PROFILE_NOISES,
     PROFILE_SEEDS,
     local_identifiability,
-    write_csv_atomic,
 )
+from weakpareto.io import write_csv_atomic
 
 DEFAULT_OUT = Path("results/diagnostics/local_identifiability.csv")
 

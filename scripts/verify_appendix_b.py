@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 from weakpareto.diagnostics import verification as ver
+from weakpareto.io import write_csv_atomic
 
 DEFAULT_OUT = Path("results/diagnostics")
 
@@ -39,8 +40,8 @@ def main(argv: list[str] | None = None) -> int:
     variance = ver.variance_scaling(ver.VARIANCE_NS, ver.VARIANCE_SAMPLES, beta=1.5, seed=args.seed)
     bias = ver.nonlinear_bias(ver.BIAS_NS, ver.BIAS_BETAS, ver.BIAS_SAMPLES, seed=args.seed)
     paths = [
-        ver.write_csv(variance, args.out_dir / "variance_scaling.csv"),
-        ver.write_csv(bias, args.out_dir / "nonlinear_bias.csv"),
+        write_csv_atomic(variance, args.out_dir / "variance_scaling.csv"),
+        write_csv_atomic(bias, args.out_dir / "nonlinear_bias.csv"),
     ]
     print("\n".join(ver.compare_with_paper(variance, bias)))
     for p in paths:

@@ -1,9 +1,13 @@
-"""The `wp` command: installed script from any directory, generate, run, bad input → exit 2."""
+"""The `wp` command: installed script from any directory, generate, run, bad input → exit 2.
+
+Also: help paths import nothing heavy, and every option the README documents is in the help.
+"""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +15,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from weakpareto import cli
 from weakpareto.cli import main
+
+README = Path(__file__).parents[1] / "README.md"
+#: Modules the help paths must not load (each costs 0.1-0.4 s of start-up).
+HEAVY = ("scipy.optimize", "pandas", "matplotlib", "hydra", "omegaconf")
 
 WP = Path(sys.executable).with_name("wp")
 
@@ -37,6 +46,186 @@ def test_help_lists_subcommands(tmp_path):
     assert out.returncode == 0
     for sub in ("generate", "run", "report", "discover", "bench"):
         assert sub in out.stdout
+
+
+def test_no_arguments_prints_usage_to_stderr_and_exits_2(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main([])
+    assert exc.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("usage: wp <subcommand>")
+    assert all(sub in err for sub in cli.SUBCOMMANDS)
+    installed = run_wp([], tmp_path)
+    assert installed.returncode == 2 and installed.stdout == ""
+    assert installed.stderr.startswith("usage: wp <subcommand>")
+
+
+def test_unknown_subcommand_installed_is_one_line(tmp_path):
+    out = run_wp(["fly", "benchmark=fade"], tmp_path)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.count("\n") == 1 and "'fly'" in out.stderr and "generate" in out.stderr
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["help", "fly"], "'fly'"),
+        (["run", "--fast", "benchmark=fade"], "--fast"),
+        (["generate", "-x", "out=f.npz"], "-x"),
+        (["report", "color=red"], "color"),
+        (["report", "tables"], "key=value"),
+        (["bench", "--quick"], "--quick"),
+    ],
+)
+def test_bad_flags_and_options(args, needle, capsys):
+    assert needle in expect_exit2(args, capsys)
+
+
+def _modules_after(argv: list[str]) -> tuple[list[str], str]:
+    """Heavy modules loaded by a fresh interpreter that imports the CLI and runs ``argv``."""
+    code = (
+        "import json, sys\n"
+        f"sys.argv = ['wp', *{argv!r}]\n"
+        "import weakpareto.cli as cli\n"
+        "if len(sys.argv) > 1:\n"
+        "    try:\n"
+        "        cli.main()\n"
+        "    except SystemExit as exc:\n"
+        "        assert exc.code in (None, 0), exc.code\n"
+        f"print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    *text, last = out.stdout.rstrip("\n").split("\n")
+    return json.loads(last), "\n".join(text)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],  # plain `import weakpareto.cli`
+        ["--help"],
+        ["help", "run"],
+        ["run", "--help"],
+        ["run", "-m", "benchmark=fade,burgers", "-h"],
+        ["discover", "--help"],
+        ["generate", "--help"],
+        ["report", "--help"],
+        ["bench", "--help"],
+    ],
+)
+def test_help_paths_import_nothing_heavy(argv):
+    loaded, text = _modules_after(argv)
+    assert loaded == []
+    if argv:
+        assert text.startswith("usage: wp")
+
+
+def _code_spans(text: str) -> list[str]:
+    return re.findall(r"`([^`]+)`", text)
+
+
+def _keys(snippets: list[str]) -> set[str]:
+    """``key`` of every ``key=value`` token (``hydra/launcher=``, ``search.maxiter=`` too)."""
+    found: set[str] = set()
+    for snip in snippets:
+        found.update(re.findall(r"(?:^|\s)\+?([a-z_][a-z0-9_./]*)=", snip))
+    return found
+
+
+def readme_documented_keys() -> dict[str, set[str]]:
+    """The ``key=`` options the README documents for each of wp generate / run / discover."""
+    text = README.read_text(encoding="utf-8")
+    command_line = text.split("## Command line", 1)[1].split("\n## ", 1)[0]
+    rows = [ln for ln in command_line.splitlines() if ln.startswith("| `wp ")]
+    useful = command_line.split("Useful run options:", 1)[1].split("\n\n", 1)[0]
+    discover = text.split("## Discover an equation in your own data", 1)[1].split("\n## ", 1)[0]
+    options = discover.split("### Options", 1)[1].split("\n### ", 1)[0]
+    table_keys = [ln.split("|")[1] for ln in options.splitlines() if ln.startswith("| `")]
+    shell = [ln.strip() for ln in text.splitlines() if ln.strip().startswith("wp ")]
+    keys = {
+        sub: _keys([s for r in rows if r.startswith(f"| `wp {sub}") for s in _code_spans(r)])
+        | _keys([ln for ln in shell if ln.startswith(f"wp {sub} ")])
+        for sub in ("generate", "run", "discover")
+    }
+    keys["run"] |= _keys(_code_spans(useful))
+    keys["discover"] |= _keys(_code_spans(" ".join(table_keys)))
+    return keys
+
+
+def test_readme_parser_finds_the_documented_options():
+    keys = readme_documented_keys()
+    assert {"benchmark", "noise", "seed", "out"} <= keys["generate"]
+    assert {"seed", "seeds", "workers", "results_dir", "overwrite", "method"} <= keys["run"]
+    assert {"noise_law", "search.maxiter", "selection.margin", "hydra/launcher"} <= keys["run"]
+    assert {"data", "out", "period_y", "test_counts", "margin", "polish"} <= keys["discover"]
+    assert len(keys["discover"]) >= 20
+
+
+@pytest.mark.parametrize("sub", ["generate", "run", "discover"])
+def test_help_lists_every_option_the_readme_documents(sub):
+    text = cli.HELP[sub]()
+    missing = [
+        k
+        for k in sorted(readme_documented_keys()[sub])
+        if not re.search(rf"(?<![\w.]){re.escape(k)}=", text)
+    ]
+    assert missing == [], f"wp {sub} --help lacks {missing}"
+
+
+def _help_entries(text: str) -> dict[str, str]:
+    """``key`` -> its option entry (continuation lines joined) of a help text."""
+    entries: dict[str, str] = {}
+    for block in re.split(r"\n(?=  \S)", text):
+        m = re.match(r"  ([\w.]+)=", block)
+        if m:
+            entries[m.group(1)] = " ".join(block.split())
+    return entries
+
+
+def test_run_and_generate_help_show_the_config_defaults():
+    from weakpareto.campaign.compose import compose_config
+
+    cfg = compose_config([])
+    defaults = {
+        "benchmark": cfg.benchmark.name,
+        "noise_law": cfg.noise_law.name,
+        "method": cfg.method.name,
+        **{k: cfg[k] for k in ("noise", "seed", "seeds", "workers", "results_dir")},
+        **{k: str(cfg[k]).lower() for k in ("overwrite", "progress")},
+    }
+    for sub, keys in (
+        ("run", list(defaults)),
+        ("generate", ["benchmark", "noise", "noise_law", "seed"]),
+    ):
+        entries = _help_entries(cli.HELP[sub]())
+        for key in keys:
+            assert entries[key].endswith(f"({defaults[key]})"), (sub, entries[key])
+
+
+def test_discover_help_matches_the_discover_keys_and_defaults():
+    from weakpareto.user import discover_command as dc
+
+    entries = _help_entries(cli.discover_help())
+    assert sorted(entries) == sorted(dc.valid_keys())
+    shown = re.findall(r"\[(\w+)=(\[[^\]]*\]|[^\]\s]*)\]", dc.usage())
+    assert len(shown) >= len(dc.valid_keys()) - 2
+    for key, value in shown:
+        if not value.startswith("<"):  # placeholders such as period=<L>
+            assert entries[key].startswith(f"{key}={value} "), entries[key]
+
+
+def test_bench_and_report_help_list_their_options():
+    from weakpareto.campaign.bench import OPTIONS
+
+    for key, default in OPTIONS.items():
+        if default:
+            assert f"[{key}={default}]" in cli.bench_help()
+        else:
+            assert f"[{key}=" in cli.bench_help()
+    for key, default in cli.REPORT_OPTIONS.items():
+        assert f"[{key}={default}]" in cli.report_help()
 
 
 def test_installed_generate_from_temp_dir(tmp_path):
@@ -215,3 +404,12 @@ def test_generate_2d_uses_the_run_noise_realisation(tmp_path, monkeypatch):
     field = generate("twod_a", 2)
     np.testing.assert_array_equal(u, add_noise(field.u, "multiplicative", 0.05, 702))
     assert u.shape == (90, 80, 80)
+
+
+def test_light_option_lists_agree_with_the_campaign_config():
+    """cli reads group options without omegaconf; they must equal campaign.config's."""
+    from weakpareto.campaign import compose, config
+
+    assert cli.GROUPS == compose.GROUPS and cli.CONFIG_PACKAGE == config.CONFIG_MODULE
+    for group in cli.GROUPS:
+        assert cli.config_options(group) == config.available_options(group) != []

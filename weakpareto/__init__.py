@@ -5,19 +5,26 @@ The public API is loaded lazily (PEP 562) so that ``import weakpareto.cli`` stay
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from weakpareto._version import __version__
 
 if TYPE_CHECKING:
     from weakpareto.user.estimator import WeakPareto
+    from weakpareto.user.long_tables import long_table_to_grid, long_table_to_grid_2d
 
-__all__ = ["WeakPareto", "__version__"]
+__all__ = ["WeakPareto", "__version__", "long_table_to_grid", "long_table_to_grid_2d"]
+
+#: public name -> module that defines it (imported on first use)
+_LAZY = {
+    "WeakPareto": "weakpareto.user.estimator",
+    "long_table_to_grid": "weakpareto.user.long_tables",
+    "long_table_to_grid_2d": "weakpareto.user.long_tables",
+}
 
 
 def __getattr__(name: str) -> Any:
-    if name == "WeakPareto":
-        from weakpareto.user.estimator import WeakPareto
-
-        return WeakPareto
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'weakpareto' has no attribute {name!r}")

@@ -1,8 +1,10 @@
 """The ``wp`` command: a thin dispatcher in front of Hydra.
 
-``wp <subcommand> [hydra overrides...]``. Hydra has no subcommands, so the subcommand is popped
-from ``argv`` first; overrides are validated by composing the config (for every point of a
-``-m`` sweep) before any computation, and bad input becomes one line on stderr and exit code 2.
+``wp <subcommand> [key=value ...]``. Hydra has no subcommands, so the subcommand is popped from
+``argv`` first; only then is the module implementing it imported. Help texts live here and need
+nothing beyond the standard library (group options are read from the installed ``conf/`` with
+:mod:`importlib.resources`), so ``wp --help`` and ``wp <subcommand> --help`` start without
+loading scipy, pandas, matplotlib or Hydra. Bad input becomes one line on stderr and exit code 2.
 
 Subcommands: ``generate`` (write a benchmark field), ``run`` (discovery over seeds, Parquet),
 ``report`` (LaTeX tables from Parquet), ``discover`` (your own data), ``bench`` (timings).
@@ -10,15 +12,17 @@ Subcommands: ``generate`` (write a benchmark field), ``run`` (discovery over see
 
 from __future__ import annotations
 
-import itertools
-import os
 import sys
-from collections.abc import Callable, Sequence
-from typing import cast
+import textwrap
+from importlib import resources
 
-from omegaconf import DictConfig
+from weakpareto.errors import UserInputError
 
-from weakpareto.campaign.config import CONFIG_MODULE, UserInputError, available_options
+#: Package holding the YAML configs (``conf/`` of the repository); see campaign.config.
+CONFIG_PACKAGE = "weakpareto.conf"
+GROUPS = ("benchmark", "noise_law", "method", "search", "selection", "experiment")
+HELP_FLAGS = ("-h", "--help")
+SWEEP_FLAGS = ("-m", "--multirun")
 
 SUBCOMMANDS: dict[str, str] = {
     "generate": "generate a benchmark field: wp generate benchmark=fade noise=0.1 out=f.npz",
@@ -28,14 +32,173 @@ SUBCOMMANDS: dict[str, str] = {
     "bench": "time the pipeline per stage and write results/bench/*.csv: wp bench",
 }
 
-GROUPS = ("benchmark", "noise_law", "method", "search", "selection", "experiment")
+REPORT_OPTIONS = {"results_dir": "results/runs", "out_dir": "results/tables"}
 
 
-def _usage() -> str:
-    lines = ["usage: wp <subcommand> [key=value ...] [-m for sweeps]", "", "subcommands:"]
-    lines += [f"  {k:<9} {v}" for k, v in SUBCOMMANDS.items()]
-    lines += ["", "config groups: " + ", ".join(GROUPS), "options of a group: wp <sub> --help"]
+def config_options(group: str) -> list[str]:
+    """Names of the YAML options of a config group, read without importing omegaconf/Hydra."""
+    d = resources.files(CONFIG_PACKAGE) / group
+    return sorted(p.name[: -len(".yaml")] for p in d.iterdir() if p.name.endswith(".yaml"))
+
+
+def _groups_block(indent: str = "  ") -> str:
+    return "\n".join(
+        textwrap.fill(
+            f"{g}: {', '.join(config_options(g))}",
+            width=100,
+            initial_indent=indent,
+            subsequent_indent=indent + "    ",
+            break_on_hyphens=False,
+        )
+        for g in GROUPS
+    )
+
+
+def usage() -> str:
+    lines = [
+        "usage: wp <subcommand> [key=value ...]      (wp <subcommand> --help: its options)",
+        "",
+        "subcommands:",
+        *(f"  {k:<9} {v}" for k, v in SUBCOMMANDS.items()),
+        "",
+        "run/generate options are Hydra overrides: benchmark= noise= noise_law= method= seed=",
+        "  seeds= workers= results_dir= overwrite= progress= search.<key>= selection.<key>= "
+        "(-m: sweeps)",
+        "config groups and their options:",
+        _groups_block(),
+    ]
     return "\n".join(lines)
+
+
+def generate_help() -> str:
+    return "\n".join(
+        [
+            "usage: wp generate benchmark=<name> out=<file.npz> [noise=<fraction>] "
+            "[noise_law=<law>] [seed=<int>]",
+            "",
+            "Writes u, t, x (and y for 2-D benchmarks) and the truth metadata to out; prints a "
+            "summary.",
+            "options (default):",
+            "  benchmark=<name>       benchmark field to generate (fade)",
+            "  out=<file.npz>         output file, must end in .npz (required)",
+            "  noise=<fraction>       noise level, 0.1 means 10 % (0.0)",
+            "  noise_law=<law>        multiplicative | additive_gaussian (multiplicative)",
+            "  seed=<int>             noise seed; the same realisation as `wp run seed=` (0)",
+            "  benchmark.<key>=<v>    any benchmark constant, e.g. benchmark.grid.nt=300",
+            "",
+            "benchmarks: " + ", ".join(config_options("benchmark")),
+            "noise laws: " + ", ".join(config_options("noise_law")),
+        ]
+    )
+
+
+def run_help() -> str:
+    return "\n".join(
+        [
+            "usage: wp run benchmark=<name> noise=<fraction> [key=value ...]",
+            "       wp run -m key=a,b ... [hydra/launcher=joblib]   (sweep: one job per "
+            "combination)",
+            "",
+            "Discovery per seed: prints the equations beside the truth and a summary, writes "
+            "Parquet.",
+            "options (default):",
+            "  benchmark=<name>       benchmark (fade)",
+            "  noise=<fraction>       noise level, 0.1 means 10 % (0.0)",
+            "  noise_law=<law>        multiplicative | additive_gaussian (multiplicative)",
+            "  method=<name>          discovery method (weak_pareto)",
+            "  seed=<int>             first seed (0)",
+            "  seeds=<n>              number of consecutive seeds from seed= (5)",
+            "  workers=<n>            parallel seeds, one BLAS thread each; the results are the "
+            "same",
+            "                         for any count (1)",
+            "  results_dir=<dir>      where the Parquet results go (results/runs)",
+            "  overwrite=true|false   re-run finished (config, seed) pairs; otherwise they are "
+            "skipped,",
+            "                         so an interrupted run resumes (false)",
+            "  progress=true|false    progress bars (true)",
+            "  experiment=<name>, variant=<label>   labels stored with every row (adhoc, default)",
+            "  search.<key>=<v>       any constant of conf/search/paper.yaml, e.g. "
+            "search.maxiter=30",
+            "  selection.<key>=<v>    any constant of conf/selection/elbow.yaml, e.g. "
+            "selection.margin=0.1",
+            "  benchmark.<key>=<v>    any benchmark constant, e.g. "
+            "benchmark.library.alpha_range=[0.6,1.05]",
+            "  -m +experiment=<table> a paper table's sweep, e.g. wp run -m +experiment=main",
+            "  -m hydra/launcher=joblib   run sweep jobs in parallel (pip install '.[joblib]')",
+            "",
+            "config groups and their options:",
+            _groups_block(),
+        ]
+    )
+
+
+def report_help() -> str:
+    return (
+        "usage: wp report [results_dir=results/runs] [out_dir=results/tables]\n"
+        "LaTeX tables, paper-vs-ours files and the robustness figure from the Parquet results."
+    )
+
+
+def discover_help() -> str:
+    # Static so that `wp discover --help` does not import the estimator (scipy); the keys and
+    # defaults are checked against weakpareto.user.discover_command by tests/test_cli.py.
+    return "\n".join(
+        [
+            "usage: wp discover data=<file.npz|.csv|.parquet> out=<result.json> [key=value ...]",
+            "",
+            "Discovers an equation in your own field and writes the result JSON atomically.",
+            "options (default):",
+            "  data=<file>              .npz with arrays u (nt x nx), t (nt), x (nx), or a "
+            ".csv/.parquet",
+            "                           long table with columns t, x, u (required); 2-D: also y "
+            "(ny) with",
+            "                           u (nt x nx x ny), or a column y; linear terms only, "
+            "powers=[0]",
+            "  out=<result.json>        result file, must end in .json (required)",
+            "  period=<L>               spatial period (nx*dx); give (nx-1)*dx for a grid that "
+            "includes",
+            "                           the endpoint",
+            "  period_y=<L>             2-D only: the y period (ny*dy)",
+            "  operator=directional     directional ((ik)^beta) or riesz (-|k|^beta)",
+            "  alpha_range=[0.5,1.5]    time-order search interval inside (0, 2)",
+            "  beta_range=[0.5,2.0]     space-order interval, lo >= 0 (lo = 0 admits the term u)",
+            "  powers=[0,1,2]           powers p of the terms u^p X_beta u",
+            "  power_mode=auto          positive: max(u,0)^p | raw: u^p | auto: positive if u >= 0",
+            "  max_terms=4              largest support size searched (1-8)",
+            "  test_functions=gaussian  gaussian | fourier (1-D only)",
+            "  test_counts=null         [Kt,Kx] (2-D: [Kt,Kx,Ky]); null: the paper's rule",
+            "  seed=0                   train/validation split and search seed",
+            "  popsize=7                DE population multiplier",
+            "  maxiter=24               DE generations",
+            "  updating=deferred        DE updating: deferred | immediate",
+            "  ridge=0.001              ridge of the least-squares fits",
+            "  selection=elbow          elbow | aic | bic",
+            "  margin=0.15              two-point elbow margin",
+            "  polish=true              polish the selected orders and refit",
+            "example: wp discover data=f.npz operator=directional alpha_range=[0.6,1.05] "
+            "beta_range=[0.5,2.0] out=r.json",
+        ]
+    )
+
+
+def bench_help() -> str:
+    return (
+        "usage: wp bench [benchmarks=fade,burgers,rd_space,rd_timespace] [repeats=3] "
+        "[scaling=true]\n"
+        "                [out_dir=results/bench] [overrides='search.maxiter=24;...']\n"
+        "Per-stage timings (median of repeats, one BLAS thread), peak memory, scaling in K and "
+        "grid\nsize, compared with the published implementation's time per extra seed; writes "
+        "out_dir/*.csv."
+    )
+
+
+HELP = {
+    "generate": generate_help,
+    "run": run_help,
+    "report": report_help,
+    "discover": discover_help,
+    "bench": bench_help,
+}
 
 
 def fail(message: str) -> None:
@@ -44,56 +207,11 @@ def fail(message: str) -> None:
     raise SystemExit(2)
 
 
-def _friendly_compose_error(err: Exception) -> str:
-    msg = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-    for group in GROUPS:
-        if f"'{group}/" in msg or f"{group}=" in msg:
-            try:
-                opts = available_options(group)
-            except (FileNotFoundError, OSError):
-                opts = []
-            return f"{msg} — valid {group} options: {', '.join(opts)}"
-    return f"{msg} — check the spelling of the override (key=value)"
-
-
-def compose_config(overrides: Sequence[str]) -> DictConfig:
-    """Compose the primary config with overrides; raise UserInputError on any failure."""
-    from hydra import compose, initialize_config_module
-    from hydra.core.global_hydra import GlobalHydra
-
-    GlobalHydra.instance().clear()
+def _print(text: str) -> None:
     try:
-        with initialize_config_module(config_module=CONFIG_MODULE, version_base="1.3"):
-            cfg = compose(config_name="config", overrides=list(overrides))
-            # resolve now so interpolation errors surface as bad input
-            from omegaconf import OmegaConf
-
-            OmegaConf.resolve(cfg)
-            return cfg
-    except UserInputError:
-        raise
-    except Exception as err:  # hydra/omegaconf composition errors of many types
-        raise UserInputError(_friendly_compose_error(err)) from None
-    finally:
-        GlobalHydra.instance().clear()
-
-
-def expand_sweep(overrides: Sequence[str]) -> list[list[str]]:
-    """All override combinations of a ``-m`` sweep (Hydra's basic-sweeper grammar)."""
-    from hydra.core.override_parser.overrides_parser import OverridesParser
-
-    try:
-        parsed = OverridesParser.create().parse_overrides(list(overrides))
-    except Exception as err:
-        raise UserInputError(f"cannot parse overrides: {str(err).splitlines()[0]}") from None
-    axes: list[list[str]] = []
-    for ov in parsed:
-        key = ov.get_key_element()
-        if ov.is_sweep_override():
-            axes.append([f"{key}={v}" for v in ov.sweep_string_iterator()])
-        else:
-            axes.append([cast(str, ov.input_line)])  # set by the parser for every override
-    return [list(c) for c in itertools.product(*axes)] if axes else [[]]
+        print(text)
+    except BrokenPipeError:  # e.g. `wp --help | head`
+        pass
 
 
 def _split(argv: list[str]) -> tuple[list[str], list[str]]:
@@ -102,30 +220,90 @@ def _split(argv: list[str]) -> tuple[list[str], list[str]]:
     return flags, overrides
 
 
-def _user_overrides(overrides: list[str]) -> list[str]:
-    return [o for o in overrides if not o.lstrip("+~").startswith("hydra")]
+def _reject_flags(sub: str, flags: list[str], allowed: tuple[str, ...] = ()) -> None:
+    bad = [f for f in flags if f not in allowed]
+    if bad:
+        raise UserInputError(
+            f"unknown flag {bad[0]!r} for wp {sub}; options are key=value (wp {sub} --help)"
+        )
+
+
+def _wants_help(sub: str, args: list[str]) -> bool:
+    tokens = HELP_FLAGS + (("help",) if sub == "discover" else ())
+    return any(a in tokens for a in args)
+
+
+def _report_options(overrides: list[str]) -> dict[str, str]:
+    if any("=" not in o for o in overrides):
+        raise UserInputError(f"wp report takes key=value options {sorted(REPORT_OPTIONS)}")
+    opts = dict(o.split("=", 1) for o in overrides)
+    bad = set(opts) - set(REPORT_OPTIONS)
+    if bad:
+        raise UserInputError(f"unknown report option(s) {sorted(bad)}; use results_dir=, out_dir=")
+    return {**REPORT_OPTIONS, **opts}
+
+
+def dispatch(sub: str, args: list[str]) -> None:
+    """Run subcommand ``sub`` with its arguments (help already handled by :func:`main`)."""
+    # The one place with function-level imports: each branch imports only the module of the
+    # subcommand that runs (and through it Hydra, scipy, pandas or matplotlib), so help and
+    # bad-subcommand paths, and every other subcommand, do not pay for them.
+    flags, overrides = _split(args)
+    if sub == "generate":
+        _reject_flags(sub, flags)
+        from weakpareto.campaign.generate import generate_command
+
+        generate_command(overrides)
+    elif sub == "run":
+        _reject_flags(sub, flags, SWEEP_FLAGS)
+        multirun = any(f in SWEEP_FLAGS for f in flags)
+        from weakpareto.campaign.compose import validate_run_overrides
+
+        validate_run_overrides(overrides, multirun)
+        from weakpareto.campaign.runner import hydra_run_entry
+
+        # Hand over to Hydra (multirun launchers, e.g. joblib, work as usual).
+        sys.argv = [sys.argv[0]] + (["-m"] if multirun else []) + overrides
+        hydra_run_entry()
+    elif sub == "report":
+        _reject_flags(sub, flags)
+        opts = _report_options(overrides)
+        from weakpareto.reporting.render import render_all
+
+        for p in render_all(opts["results_dir"], opts["out_dir"]):
+            print(p)
+    elif sub == "discover":
+        from weakpareto.user.discover_command import discover_command
+
+        discover_command(args)
+    elif sub == "bench":
+        _reject_flags(sub, flags)
+        from weakpareto.campaign.bench import bench_command
+
+        bench_command(overrides)
+    else:
+        raise UserInputError(f"unknown subcommand {sub!r}; valid: {', '.join(SUBCOMMANDS)}")
 
 
 def main(argv: list[str] | None = None) -> None:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or argv[0] in ("-h", "--help", "help"):
-        try:
-            print(_usage())
-        except BrokenPipeError:  # e.g. `wp --help | head`
-            pass
-        return
+    if not argv:
+        print(usage(), file=sys.stderr)
+        raise SystemExit(2)
     sub, rest = argv[0], argv[1:]
-    handlers: dict[str, Callable[[list[str]], None]] = {
-        "generate": cmd_generate,
-        "run": cmd_run,
-        "report": cmd_report,
-        "discover": cmd_discover,
-        "bench": cmd_bench,
-    }
-    if sub not in handlers:
+    if sub in HELP_FLAGS or sub == "help":
+        topic = rest[0] if sub == "help" and rest else None
+        if topic is not None and topic not in HELP:
+            fail(f"unknown subcommand {topic!r}; valid: {', '.join(SUBCOMMANDS)}")
+        _print(HELP[topic]() if topic else usage())
+        return
+    if sub not in SUBCOMMANDS:
         fail(f"unknown subcommand {sub!r}; valid: {', '.join(SUBCOMMANDS)}")
+    if _wants_help(sub, rest):
+        _print(HELP[sub]())
+        return
     try:
-        handlers[sub](rest)
+        dispatch(sub, rest)
     except UserInputError as err:
         fail(str(err))
     except KeyboardInterrupt:
@@ -133,79 +311,5 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(130) from None
 
 
-# -- generate ------------------------------------------------------------------------------------
-def cmd_generate(args: list[str]) -> None:
-    flags, overrides = _split(args)
-    if "--help" in flags or "-h" in flags:
-        print(
-            "wp generate benchmark=<name> [noise=<fraction>] [noise_law=<law>] [seed=<int>] "
-            "out=<file.npz>\nbenchmarks: " + ", ".join(available_options("benchmark"))
-        )
-        return
-    cfg = compose_config(overrides)
-    from weakpareto.campaign.generate import generate_to_file
-
-    generate_to_file(cfg)
-
-
-# -- run -----------------------------------------------------------------------------------------
-def cmd_run(args: list[str]) -> None:
-    flags, overrides = _split(args)
-    multirun = "-m" in flags or "--multirun" in flags
-    if "--help" in flags or "-h" in flags:
-        print(
-            "wp run benchmark=<name> noise=<fraction> seeds=<n> [method=...] [workers=N] "
-            "[-m sweeps]\n" + "\n".join(f"  {g}: {', '.join(available_options(g))}" for g in GROUPS)
-        )
-        return
-    from weakpareto.campaign.config import validate_run
-
-    combos = expand_sweep(_user_overrides(overrides)) if multirun else [_user_overrides(overrides)]
-    if len(combos) > 2000:
-        raise UserInputError(f"the sweep has {len(combos)} jobs; split it into smaller sweeps")
-    for combo in combos:
-        validate_run(compose_config(combo))
-    # Hand over to Hydra (multirun launchers, e.g. joblib, work as usual).
-    sys.argv = [sys.argv[0]] + (["-m"] if multirun else []) + overrides
-    from weakpareto.campaign.runner import hydra_run_entry
-
-    hydra_run_entry()
-
-
-# -- report, discover, bench ---------------------------------------------------------------------
-def cmd_report(args: list[str]) -> None:
-    flags, overrides = _split(args)
-    if "--help" in flags or "-h" in flags:
-        print(
-            "wp report [results_dir=results/runs] [out_dir=results/tables]: LaTeX tables, "
-            "paper-vs-ours files and the robustness figure from the Parquet results"
-        )
-        return
-    opts = dict(o.split("=", 1) for o in overrides if "=" in o)
-    bad = set(opts) - {"results_dir", "out_dir"}
-    if bad:
-        raise UserInputError(f"unknown report option(s) {sorted(bad)}; use results_dir=, out_dir=")
-    from weakpareto.reporting.report import render_all
-
-    paths = render_all(
-        opts.get("results_dir", "results/runs"), opts.get("out_dir", "results/tables")
-    )
-    for p in paths:
-        print(p)
-
-
-def cmd_discover(args: list[str]) -> None:
-    from weakpareto.user.discover_command import discover_command
-
-    discover_command(args)
-
-
-def cmd_bench(args: list[str]) -> None:
-    from weakpareto.campaign.bench import bench_command
-
-    bench_command(args)
-
-
 if __name__ == "__main__":  # pragma: no cover
-    os.environ.setdefault("HYDRA_FULL_ERROR", "0")
     main()

@@ -15,7 +15,7 @@ from weakpareto.baselines.grid_stridge import (
 )
 from weakpareto.benchmarks.noise import add_noise
 from weakpareto.library.weak import weak_library
-from weakpareto.method.discovery import DiscoveryConfig
+from weakpareto.method.settings import DiscoveryConfig
 from weakpareto.numerics.orders import beta_nodes
 
 ALPHA_RANGE = (0.6, 0.9)
@@ -84,14 +84,14 @@ def test_deterministic_for_fixed_seed(noisy_fade):
 
 
 def test_alpha_candidates_follow_branches():
-    cands = alpha_candidates((0.6, 1.05), 47)
+    cands = alpha_candidates((0.6, 1.05), 47, 1e-3)
     modes = [m for m, _ in cands]
     assert modes.count("sub") == 41 and modes.count("int") == 1 and modes.count("sup") == 6
     assert ("int", 1.0) in cands
     assert max(a for m, a in cands if m == "sub") < 0.999
     assert min(a for m, a in cands if m == "sup") > 1.001
     uniform = np.linspace(0.65, 1.0, 47)  # the last uniform node is the exact integer order
-    assert alpha_candidates((0.65, 1.0), 47) == [("sub", float(a)) for a in uniform[:-1]] + [
+    assert alpha_candidates((0.65, 1.0), 47, 1e-3) == [("sub", float(a)) for a in uniform[:-1]] + [
         ("int", 1.0)
     ]
 
@@ -219,8 +219,8 @@ def test_stability_variant_reports_most_frequent_signature(fade_field):
 
 
 def test_config_entry_point_matches_direct_call(fade_field):
-    from weakpareto.baselines.grid_stridge import grid_stridge_from_config
-    from weakpareto.cli import compose_config
+    from weakpareto.campaign.compose import compose_config
+    from weakpareto.campaign.runner import grid_stridge_from_config
 
     u, t, x = fade_field
     cfg = compose_config(["benchmark=fade", "method=weak_grid_stridge", "search.test_budget=smoke"])

@@ -3,25 +3,16 @@ tab:benchmarks, tab:searchranges)."""
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 from importlib import resources
 
 import numpy as np
 import pytest
-from omegaconf import DictConfig, OmegaConf
-from scipy.integrate import solve_ivp
+from omegaconf import OmegaConf
 from scipy.special import gamma
 
-from weakpareto.benchmarks.generators import (
-    GENERATORS,
-    Field,
-    _burgers_setup,
-    burgers_rhs,
-    generate,
-    list_benchmarks,
-    load_benchmark,
-)
+from weakpareto.benchmarks.catalogue import Field, load_benchmark
+from weakpareto.benchmarks.generators import generate
 from weakpareto.numerics.mittag_leffler import mittag_leffler
 
 ALL = [
@@ -45,134 +36,8 @@ def cfg_dict(name: str) -> dict:
     return out
 
 
-@pytest.fixture(scope="module")
-def fields() -> dict[str, Field]:
-    return {name: generate(load_benchmark(name), seed=0) for name in ALL}
-
-
 def rel_l2(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.linalg.norm(a - b) / np.linalg.norm(b))
-
-
-# ---------------------------------------------------------------------------------------
-# configs
-# ---------------------------------------------------------------------------------------
-
-TOP_KEYS = {
-    "name",
-    "label",
-    "description",
-    "generator",
-    "grid",
-    "truth",
-    "library",
-    "strong",
-    "tuning",
-}
-LIB_KEYS = {
-    "alpha_range",
-    "beta_range",
-    "powers",
-    "power_mode",
-    "c_max",
-    "operator",
-    "spatial_tests",
-    "test_counts",
-}
-
-
-def test_list_and_load() -> None:
-    assert list_benchmarks() == ALL
-    cfg = load_benchmark("fade")
-    assert isinstance(cfg, DictConfig) and cfg.name == "fade"
-    with pytest.raises(ValueError, match="valid names: ade, burgers"):
-        load_benchmark("nope")
-    with pytest.raises(ValueError, match="valid names"):
-        load_benchmark("../config")
-
-
-@pytest.mark.parametrize("name", ALL)
-def test_config_schema(name: str) -> None:
-    cfg = cfg_dict(name)
-    assert set(cfg) == TOP_KEYS
-    assert cfg["name"] == name
-    assert set(cfg["library"]) == LIB_KEYS
-    assert set(cfg["strong"]) == {"trim_t", "trim_x"}
-    assert cfg["generator"]["kind"] in GENERATORS
-    assert set(cfg["truth"]) == {"mode", "alpha", "operator", "terms"}
-    for term in cfg["truth"]["terms"]:
-        assert set(term) - {"direction"} == {"power", "order", "coef"}
-
-
-# truth terms in stored order (spec §9) and modes (paper tab:benchmarks, App. challenging)
-TRUTH = {
-    "fade": ("sub", 0.8, "directional", [(0, 1.0, -1.0), (0, 1.7, 0.5)]),
-    "fade_ml": ("sub", 0.8, "directional", [(0, 1.0, -1.0), (0, 1.7, 0.5)]),
-    "rd_space": ("int", 1.0, "riesz", [(0, 0.0, 0.04), (0, 1.65, 0.18)]),
-    "rd_timespace": ("sub", 0.82, "riesz", [(0, 0.0, 0.03), (0, 1.55, 0.12)]),
-    "burgers": ("int", 1.0, "directional", [(1, 1.0, -1.0), (0, 1.7, 0.25)]),
-    "ade": ("int", 1.0, "directional", [(0, 1.0, -1.0), (0, 2.0, 0.25)]),
-    "riesz2": ("int", 1.0, "riesz", [(0, 0.55, 0.05), (0, 2.8, 0.005)]),
-    "superunit": ("sup", 1.65, "directional", [(0, 2.0, 0.12)]),
-    "twod_a": ("sub", 0.85, "directional", [(0, 1.7, 0.3, "x"), (0, 1.4, 0.2, "y")]),
-    "twod_b": (
-        "sub",
-        0.85,
-        "directional",
-        [(0, 1.0, -0.6, "x"), (0, 1.7, 0.3, "x"), (0, 1.4, 0.2, "y")],
-    ),
-}
-
-# paper tab:searchranges / spec §7: alpha range, beta range, c_max, powers, power mode,
-# weak operator, strong trim
-SEARCH = {
-    "fade": ((0.60, 1.05), (0.50, 2.00), 4, [0, 1, 2], "positive", "directional", (5, 0)),
-    "fade_ml": ((0.60, 1.05), (0.50, 2.00), 4, [0, 1, 2], "positive", "directional", (5, 0)),
-    "rd_space": ((0.80, 1.15), (0.00, 2.10), 4, [0, 1, 2], "raw", "riesz", (3, 0)),
-    "rd_timespace": ((0.65, 1.00), (0.00, 1.90), 4, [0, 1, 2], "raw", "riesz", (5, 0)),
-    "burgers": ((0.85, 1.15), (0.50, 2.00), 4, [0, 1, 2], "raw", "directional", (5, 0)),
-    "ade": ((0.80, 1.20), (0.70, 2.00), 4, [0, 1, 2], "positive", "gl_left", (3, 6)),
-    "riesz2": ((0.80, 1.15), (0.30, 3.10), 4, [0, 1, 2], "raw", "riesz", (3, 0)),
-    "superunit": ((0.65, 1.85), (0.50, 2.50), 1, [0], "raw", "directional", (2, 0)),
-    "twod_a": ((0.55, 1.25), (0.50, 2.50), 4, [0], "raw", "directional", (0, 0)),
-    "twod_b": ((0.55, 1.25), (0.50, 2.50), 4, [0], "raw", "directional", (0, 0)),
-}
-
-
-@pytest.mark.parametrize("name", ALL)
-def test_truth_and_search_ranges(name: str) -> None:
-    cfg = cfg_dict(name)
-    mode, alpha, op, terms = TRUTH[name]
-    tr = cfg["truth"]
-    assert (tr["mode"], tr["alpha"], tr["operator"]) == (mode, alpha, op)
-    got = [
-        (t["power"], t["order"], t["coef"]) + ((t["direction"],) if "direction" in t else ())
-        for t in tr["terms"]
-    ]
-    assert got == terms
-    ar, br, cmax, powers, pmode, wop, trim = SEARCH[name]
-    lib = cfg["library"]
-    assert tuple(lib["alpha_range"]) == ar and tuple(lib["beta_range"]) == br
-    assert (lib["c_max"], lib["powers"], lib["power_mode"], lib["operator"]) == (
-        cmax,
-        powers,
-        pmode,
-        wop,
-    )
-    assert (cfg["strong"]["trim_t"], cfg["strong"]["trim_x"]) == trim
-    assert lib["spatial_tests"] == ("fourier" if name == "riesz2" else "gaussian")
-    assert lib["test_counts"] == ([24, 32] if name == "superunit" else None)
-
-
-def test_tuning_blocks() -> None:
-    assert cfg_dict("superunit")["tuning"] == {
-        "popsize": 6,
-        "maxiter": 16,
-        "ridge": 1e-4,
-        "auto_stop": False,
-    }
-    assert cfg_dict("riesz2")["tuning"] == {"plateau_tol": 0.02, "plateau_log_tol": 0.015}
-    assert cfg_dict("fade")["tuning"] == {}
 
 
 # ---------------------------------------------------------------------------------------
@@ -207,16 +72,6 @@ def test_grid_shapes(fields: dict[str, Field], name: str) -> None:
         assert f.y is None
     assert np.all(np.isfinite(f.u))
     assert f.meta["benchmark"] == name and f.meta["seed"] == 0
-
-
-def test_field_is_frozen(fields: dict[str, Field]) -> None:
-    f = fields["fade"]
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        f.u = np.zeros(3)  # type: ignore[misc]
-    with pytest.raises(ValueError):
-        f.u[0, 0] = 1.0
-    with pytest.raises(ValueError, match="shape"):
-        Field(np.zeros((3, 4)), np.arange(3.0), np.arange(5.0))
 
 
 def test_generate_errors() -> None:
@@ -354,56 +209,6 @@ def test_rd_timespace_l1_residual(fields: dict[str, Field]) -> None:
     # and it is not trivially satisfied: the exact-exponential field violates it badly
     U_exp = np.exp(np.outer(f.t, lam)) * U[0]
     assert np.abs((D @ U_exp - lam * U_exp)[1:]).max() / scale > 1e-3
-
-
-# ---------------------------------------------------------------------------------------
-# Burgers
-# ---------------------------------------------------------------------------------------
-
-
-def test_burgers_ic_and_rhs() -> None:
-    s = _burgers_setup(cfg_dict("burgers"))
-    x = s["x_fine"]
-    u0 = 0.5 * (
-        np.sin(TWO_PI * x / 30)
-        + 0.5 * np.cos(2 * TWO_PI * x / 30)
-        + 0.35 * np.sin(3 * TWO_PI * x / 30 + 0.5)
-    )
-    np.testing.assert_allclose(np.fft.ifft(s["u0_hat"]).real, u0, atol=1e-14)
-    assert s["mask"].sum() == 321 and s["every"] == 20 and s["stride"] == 4
-    # rhs against a direct evaluation: -u u_x + 0.25 D^1.7 u on a band-limited u
-    k = s["kappa"]
-    rhs = burgers_rhs(s["u0_hat"], k, 0.25, 1.7, np.ones(k.size, dtype=bool))
-    ux = np.fft.ifft(1j * k * s["u0_hat"]).real
-    frac = np.fft.ifft(0.25 * (1j * k) ** 1.7 * s["u0_hat"]).real
-    np.testing.assert_allclose(np.fft.ifft(rhs).real, -u0 * ux + frac, atol=1e-12)
-
-
-def test_burgers_time_step_convergence(fields: dict[str, Field]) -> None:
-    cfg = cfg_dict("burgers")
-    cfg["generator"]["dt_fine"] = 0.002
-    fine = generate(cfg).u
-    err = rel_l2(fields["burgers"].u, fine)
-    assert err < 1e-6  # measured 2.7e-14
-
-
-def test_burgers_against_solve_ivp(fields: dict[str, Field]) -> None:
-    # Integrates the same semi-discretisation (burgers_rhs) with an independent adaptive
-    # integrator; all 150 output times are compared (takes ~0.5 s).
-    s = _burgers_setup(cfg_dict("burgers"))
-    sol = solve_ivp(
-        lambda _t, y: burgers_rhs(y, s["kappa"], s["nu"], s["beta"], s["mask"]),
-        (0.0, float(s["t"][-1])),
-        s["u0_hat"],
-        method="DOP853",
-        rtol=1e-11,
-        atol=1e-11,
-        t_eval=s["t"],
-    )
-    assert sol.success
-    ref = np.fft.ifft(sol.y.T, axis=1).real[:, ::4]
-    err = rel_l2(fields["burgers"].u, ref)
-    assert err < 1e-6  # measured 1.1e-10
 
 
 # ---------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Config composition: benchmark-specific tuning, overrides and the config hash."""
 
+from weakpareto.campaign.compose import compose_config
 from weakpareto.campaign.config import config_hash, discovery_config
-from weakpareto.cli import compose_config
 
 
 def test_superunit_tuning_flows_into_search_settings():

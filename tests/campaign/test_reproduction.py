@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from weakpareto.campaign.compose import compose_config
 from weakpareto.campaign.runner import discover_seed
-from weakpareto.cli import compose_config
 from weakpareto.evaluation.metrics import score, truth_equation
 
 SEEDS = range(5)

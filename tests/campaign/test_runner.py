@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from weakpareto.campaign import runner as runner
+from weakpareto.campaign.compose import compose_config
 from weakpareto.campaign.store import load_fronts, load_runs
-from weakpareto.cli import compose_config
 
 FAST = ["search.popsize=4", "search.maxiter=6", "progress=false"]
 

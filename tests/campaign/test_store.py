@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -15,7 +16,7 @@ from weakpareto.evaluation.metrics import score
 from weakpareto.records import DiscoveryResult, Equation, FrontPoint, Term
 
 TRUTH = Equation("sub", 0.8, (Term(0, 1.0, -1.0), Term(0, 1.7, 0.5)))
-KEY = dict(
+KEY = res.RunKey(
     benchmark="fade",
     noise_law="multiplicative",
     noise=0.1,
@@ -37,17 +38,7 @@ def _result(coef: float = 0.49) -> DiscoveryResult:
 
 
 def _path(root, **over):
-    k = {**KEY, **over}
-    return res.run_path(
-        root,
-        k["benchmark"],
-        k["method"],
-        k["variant"],
-        k["noise_law"],
-        k["noise"],
-        k["seed"],
-        k["config_hash"],
-    )
+    return res.run_path(root, dataclasses.replace(KEY, **over))
 
 
 def test_run_path_layout_and_exists(tmp_path):
@@ -61,12 +52,12 @@ def test_run_path_layout_and_exists(tmp_path):
         == "weak_pareto__default__multiplicative__0.1__seed0__01234567.front.parquet"
     )
     assert _path(tmp_path, noise=0.005).name.split("__")[3] == "0.005"
-    assert not res.exists(tmp_path, **{k: KEY[k] for k in KEY})
+    assert not res.exists(tmp_path, KEY)
     r = _result()
     res.write_front_and_run(
-        p, res.run_record(r, None, truth=TRUTH, runtime=3.0, **KEY), res.front_records(r, **KEY)
+        p, res.run_record(r, None, KEY, truth=TRUTH, runtime=3.0), res.front_records(r, KEY)
     )
-    assert res.exists(tmp_path, **{k: KEY[k] for k in KEY})
+    assert res.exists(tmp_path, KEY)
     assert res.front_path(p).is_file()
 
 
@@ -75,12 +66,12 @@ def test_run_record_fields():
     row = res.run_record(
         r,
         score(r.final, TRUTH),
+        KEY,
         truth=TRUTH,
         runtime=3.0,
         n_rows=2640,
         label="FADE",
         experiment="main",
-        **KEY,
     )
     assert list(row) == res.RUNS_SCHEMA.names
     assert row["status"] == "ok" and row["error"] == ""
@@ -89,11 +80,11 @@ def test_run_record_fields():
     assert row["e_beta_max"] == pytest.approx(0.02)
     assert row["n_rows"] == 2640 and row["n_evals"] is None
     assert row["selected_size"] == 2 and row["fit_error"] == 0.022
-    failed = res.run_record(None, None, truth=TRUTH, runtime=0.5, error="ValueError: x", **KEY)
+    failed = res.run_record(None, None, KEY, truth=TRUTH, runtime=0.5, error="ValueError: x")
     assert failed["status"] == "failed" and failed["powers"] == [] and failed["mode"] == ""
     assert not failed["support_ok"] and math.isnan(failed["e_alpha"])
     assert math.isnan(failed["fit_error"]) and failed["selected_size"] is None
-    fronts = res.front_records(r, **KEY)
+    fronts = res.front_records(r, KEY)
     assert [(f["size"], f["on_front"], f["selected"]) for f in fronts] == [
         (1, True, False),
         (2, True, True),
@@ -102,9 +93,11 @@ def test_run_record_fields():
 
 def test_round_trip_preserves_types(tmp_path):
     r = _result()
-    ok = res.run_record(r, None, truth=TRUTH, runtime=3.0, n_evals=1234, **KEY)
-    bad = res.run_record(None, None, truth=TRUTH, runtime=0.1, error="boom", **{**KEY, "seed": 1})
-    res.write_front_and_run(_path(tmp_path), ok, res.front_records(r, **KEY))
+    ok = res.run_record(r, None, KEY, truth=TRUTH, runtime=3.0, n_evals=1234)
+    bad = res.run_record(
+        None, None, dataclasses.replace(KEY, seed=1), truth=TRUTH, runtime=0.1, error="boom"
+    )
+    res.write_front_and_run(_path(tmp_path), ok, res.front_records(r, KEY))
     res.write_front_and_run(_path(tmp_path, seed=1), bad, [])
 
     schema = pq.read_schema(_path(tmp_path))
@@ -137,14 +130,14 @@ def test_round_trip_preserves_types(tmp_path):
 
 def test_atomic_write_leaves_only_the_target(tmp_path):
     p = tmp_path / "x" / "t.parquet"
-    df = pd.DataFrame([res.run_record(_result(), None, truth=TRUTH, runtime=1.0, **KEY)])
+    df = pd.DataFrame([res.run_record(_result(), None, KEY, truth=TRUTH, runtime=1.0)])
     res.write_table_atomic(df, res.RUNS_SCHEMA, p)
     assert sorted(q.name for q in p.parent.iterdir()) == ["t.parquet"]
 
 
 def test_interrupted_write_leaves_no_partial_target(tmp_path, monkeypatch):
     p = tmp_path / "t.parquet"
-    df = pd.DataFrame([res.run_record(_result(), None, truth=TRUTH, runtime=1.0, **KEY)])
+    df = pd.DataFrame([res.run_record(_result(), None, KEY, truth=TRUTH, runtime=1.0)])
 
     def boom(src, dst):
         raise KeyboardInterrupt("killed before the rename")
@@ -169,26 +162,26 @@ def test_dedup_keeps_latest_created(tmp_path):
     old = res.run_record(
         _result(0.40),
         None,
+        KEY,
         truth=TRUTH,
         runtime=1.0,
         created_utc="2026-01-01T00:00:00.000000+00:00",
-        **KEY,
     )
     new = res.run_record(
         _result(0.45),
         None,
+        KEY,
         truth=TRUTH,
         runtime=1.0,
         created_utc="2026-02-01T00:00:00.000000+00:00",
-        **KEY,
     )
     other = res.run_record(
         _result(0.30),
         None,
+        dataclasses.replace(KEY, seed=3),
         truth=TRUTH,
         runtime=1.0,
         created_utc="2025-01-01T00:00:00.000000+00:00",
-        **{**KEY, "seed": 3},
     )
     # the same key in two places (e.g. a copied results tree); newest written first
     res.write_table_atomic(pd.DataFrame([new]), res.RUNS_SCHEMA, tmp_path / "a" / "r.parquet")

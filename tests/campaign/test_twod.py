@@ -8,17 +8,19 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from weakpareto.benchmarks.generators import generate, load_benchmark
+from weakpareto.benchmarks.catalogue import load_benchmark
+from weakpareto.benchmarks.generators import generate
 from weakpareto.benchmarks.noise import add_noise
 from weakpareto.campaign import runner as runner
+from weakpareto.campaign.compose import compose_config
 from weakpareto.campaign.config import discovery_config
 from weakpareto.campaign.store import load_fronts, load_runs
-from weakpareto.cli import compose_config
 from weakpareto.evaluation.metrics import match_terms, score, truth_equation
-from weakpareto.library.weak_2d import discover_2d, weak_library_2d
-from weakpareto.method.search import SearchSettings
+from weakpareto.library.weak_2d import weak_library_2d
+from weakpareto.method.discovery_2d import discover_2d
+from weakpareto.method.settings import SearchSettings
 from weakpareto.records import Equation, Term
-from weakpareto.reporting.twod import table_twod
+from weakpareto.reporting.tables.twod import table_twod
 
 X, Y = "x", "y"
 TRUTH_A = Equation("sub", 0.85, (Term(0, 1.70, 0.30, X), Term(0, 1.40, 0.20, Y)))

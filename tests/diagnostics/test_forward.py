@@ -8,7 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from weakpareto.benchmarks.generators import generate, load_benchmark
+from weakpareto.benchmarks.catalogue import load_benchmark
+from weakpareto.benchmarks.generators import generate
 from weakpareto.diagnostics.forward import (
     field_error,
     forward_case,
@@ -21,7 +22,7 @@ from weakpareto.diagnostics.forward import (
 from weakpareto.evaluation.metrics import truth_equation
 from weakpareto.numerics.operators import wavenumbers
 from weakpareto.records import Equation, Term
-from weakpareto.reporting.forward import write_forward
+from weakpareto.reporting.tables.forward import write_forward
 
 
 def _true_error(name: str, seed: int = 0) -> float:

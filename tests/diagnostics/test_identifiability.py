@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 import pytest
 
-from weakpareto.benchmarks.generators import generate, load_benchmark
+from weakpareto.benchmarks.catalogue import load_benchmark
+from weakpareto.benchmarks.generators import generate
 from weakpareto.diagnostics.identifiability import (
     BURGERS_POOL,
     benchmark_library,
@@ -27,7 +27,6 @@ from weakpareto.diagnostics.identifiability import (
 from weakpareto.evaluation.metrics import truth_equation
 from weakpareto.library.weak import weak_library
 from weakpareto.records import Equation, Term
-from weakpareto.reporting import diagnostics as rd
 
 
 @pytest.fixture(scope="module")
@@ -203,45 +202,3 @@ def test_fixed_support_profile_burgers_clean(burgers_clean):
     j = principal_order_index(truth)
     est = fixed_support_profile(lib, truth, j, tuple(bench.library.beta_range), seed=0)
     assert abs(est - 1.7) < 1e-4  # paper: (1.3 +- 2.1) x 1e-5 over five seeds
-
-
-# -- rendering -----------------------------------------------------------------------------------
-def test_error_format_matches_paper_cells():
-    assert rd.fmt_error_pm([0.0, 4.8e-5, 0.0, 1.7e-5, 0.0]) == r"$(1.3\pm2.1){\times}10^{-5}$"
-    assert rd.fmt_error_pm([0.0278, 0.0278]) == r"$0.0278\pm0.0000$"
-
-
-def test_write_diagnostics_missing_and_present(tmp_path):
-    diag, out = tmp_path / "diag", tmp_path / "tables"
-    diag.mkdir()
-    assert rd.write_diagnostics(out, diag) == []
-    levels = [0.0, 0.05, 0.10, 0.15, 0.20, 0.25]
-    margins = [218.3, 14.9, 7.6, 5.1, 3.9, 3.2]
-    pd.DataFrame(
-        {
-            "noise": levels,
-            "true_selected": [True] * 6,
-            "selected": ["{u u_x, D^1.7 u}"] * 6,
-            "true_structure": ["{u u_x, D^1.7 u}"] * 6,
-            "true_residual": [0.3 / m for m in margins],
-            "competitor": ["{u u_x, u_xx}"] * 6,
-            "competitor_residual": [0.3] * 6,
-            "margin": margins,
-            "e_xi_max": [0.0018, 0.004, 0.0071, 0.011, 0.015, 0.0194],
-        }
-    ).to_csv(diag / rd.BURGERS_CSV, index=False)
-    paths = rd.write_diagnostics(out, diag)
-    names = sorted(p.name for p in paths)
-    assert names == [
-        "fig_burgers.pdf",
-        "fig_burgers.png",
-        "tab_burgers.tex",
-        "tab_burgers_paper_vs_ours.md",
-    ]
-    tex = (out / "tab_burgers.tex").read_text()
-    assert r"\toprule" in tex and r"\bottomrule" in tex and r"\label{tab:burgers}" in tex
-    assert r"0 & yes & $218.3\times$ & 0.002 \\" in tex
-    assert (
-        "| 25 % | e_xi^max | 0.019 | 0.019 | yes |"
-        in (out / "tab_burgers_paper_vs_ours.md").read_text()
-    )

@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from weakpareto.diagnostics import verification as ver
+from weakpareto.io import write_csv_atomic
 from weakpareto.numerics import operators as ops
 
 #: Fast variance check: 1000 fields per grid. The relative SE of a sample variance is
@@ -132,7 +133,7 @@ def test_nonlinear_bias_sample_counts_validated():
 
 def test_write_csv_roundtrip(tmp_path):
     df = ver.nonlinear_bias(ns=(16,), betas=(1.7,), n_samples=5)
-    path = ver.write_csv(df, tmp_path / "sub" / "bias.csv")
+    path = write_csv_atomic(df, tmp_path / "sub" / "bias.csv")
     back = pd.read_csv(path)
     pd.testing.assert_frame_equal(back, df, check_dtype=False)
 
@@ -157,81 +158,3 @@ def test_nonlinear_bias_paper_settings():
             assert row["predicted"] == pytest.approx(pred, abs=0.006)  # deterministic
             # Monte Carlo: within 3 SE of the paper's observed mean
             assert abs(row["observed"] - obs) < 3 * row["std_error"]
-
-
-# -- tab:twod-width / tab:twod-resolution renderers (weakpareto.reporting.twod_extra) ----------
-def _fake_runs() -> pd.DataFrame:
-    rows = []
-
-    def add(bench, variant, noise, seed, ok, n_rows, err=0.001):
-        rows.append(
-            {
-                "benchmark": bench,
-                "method": "weak_pareto",
-                "variant": variant,
-                "noise_law": "multiplicative",
-                "noise": noise,
-                "seed": seed,
-                "created_utc": "2024-01-01T00:00:00",
-                "status": "ok",
-                "support_ok": ok,
-                "operator_ok": ok,
-                "branch_ok": ok,
-                "e_alpha": err,
-                "e_beta_max": 2 * err,
-                "e_xi_max": 3 * err,
-                "fit_error": 0.01,
-                "n_rows": n_rows,
-                "n_terms": 3 if ok else 2,
-                "runtime_s": 1.0,
-                "equation": "D_t^0.85 u = ...",
-            }
-        )
-
-    for seed in range(5):
-        for variant, ok in (("wrule", True), ("w0.10", True), ("w0.16", False), ("w0.24", False)):
-            add("twod_b", variant, 0.05, seed, ok, 48000, err=0.001 * (seed + 1))
-        for noise in (0.0, 0.01, 0.05, 0.1, 0.2):
-            add("twod_a", "default", noise, seed, True, 48000)
-            add("twod_a", "r112", noise, seed, True, 94080)
-    return pd.DataFrame(rows)
-
-
-def test_write_twod_extra_empty(tmp_path):
-    from weakpareto.reporting.twod_extra import write_twod_extra
-
-    assert write_twod_extra(pd.DataFrame(), tmp_path) == []
-    only_default = _fake_runs().query("variant == 'default'")
-    assert write_twod_extra(only_default, tmp_path) == []
-
-
-def test_write_twod_extra_tables(tmp_path):
-    from weakpareto.reporting.twod_extra import write_twod_extra
-
-    paths = write_twod_extra(_fake_runs(), tmp_path)
-    names = sorted(p.name for p in paths)
-    assert names == [
-        "tab_twod_resolution.tex",
-        "tab_twod_resolution_paper_vs_ours.md",
-        "tab_twod_width.tex",
-        "tab_twod_width_paper_vs_ours.md",
-    ]
-    width = (tmp_path / "tab_twod_width.tex").read_text()
-    assert r"\label{tab:twod-width}" in width
-    # errors 0.001..0.005 over five seeds: mean 0.003, SD 0.00158
-    assert r"Inherited paper rule & $5/5$ & $5/5$ & $0.00300\pm0.00158$" in width
-    assert r"$0.16L$ & $0/5$ & $0/5$ & -- & -- & -- \\" in width
-    res = (tmp_path / "tab_twod_resolution.tex").read_text()
-    assert r"$90\times112\times112$ & $94{,}080$ & $25/25$ & $0.00100\pm0.00000$" in res
-    md = (tmp_path / "tab_twod_resolution_paper_vs_ours.md").read_text()
-    assert "| 90x112x112 | Weak rows | 94,080 | 94,080 | yes |" in md
-
-
-def test_width_paper_rule_falls_back_to_default_runs(tmp_path):
-    from weakpareto.reporting.twod_extra import table_twod_width
-
-    runs = _fake_runs()
-    runs.loc[runs["variant"] == "wrule", "variant"] = "default"
-    latex, md = table_twod_width(runs)
-    assert r"Inherited paper rule & $5/5$" in latex
-    assert "no 'wrule' runs" in md

@@ -5,7 +5,8 @@ import pytest
 
 from weakpareto.library.gram import GramTables, build_banks, evaluate_direct
 from weakpareto.library.weak import weak_library
-from weakpareto.method.search import PatternObjective, SearchSettings, train_val_split
+from weakpareto.method.search import PatternObjective, train_val_split
+from weakpareto.method.settings import SearchSettings
 from weakpareto.numerics.orders import beta_nodes, temporal_branches
 
 
@@ -13,8 +14,8 @@ from weakpareto.numerics.orders import beta_nodes, temporal_branches
 def system(noisy_fade):
     u, t, x = noisy_fade
     lib = weak_library(u, t, x, operator="directional", power_mode="positive")
-    branches = temporal_branches((0.6, 1.05))
-    banks = build_banks(lib, branches, beta_nodes((0.5, 2.0)), (0, 1, 2))
+    branches = temporal_branches((0.6, 1.05), 47, 1e-3)
+    banks = build_banks(lib, branches, beta_nodes((0.5, 2.0), 59), (0, 1, 2))
     tr, va = train_val_split(banks.n_rows, 0.25, 0)
     return banks, GramTables.build(banks, tr, va), tr, va
 

@@ -8,8 +8,8 @@ import pytest
 from weakpareto.benchmarks.noise import add_noise
 from weakpareto.library.strong import pointwise_library
 from weakpareto.library.weak import weak_library
-from weakpareto.method.discovery import DiscoveryConfig, RefineSettings, discover
-from weakpareto.method.search import SearchSettings
+from weakpareto.method.discovery import discover
+from weakpareto.method.settings import DiscoveryConfig, RefineSettings, SearchSettings
 
 
 @pytest.fixture(scope="module")

@@ -7,16 +7,11 @@ import pytest
 
 from weakpareto.benchmarks.generators import generate
 from weakpareto.library.weak_2d import (
-    DIRECTIONS,
     build_test_functions_2d,
-    directional_equation,
-    discover_2d,
     weak_library_2d,
 )
-from weakpareto.method.discovery import DiscoveryConfig
 from weakpareto.method.search import power_patterns
 from weakpareto.numerics import operators as ops
-from weakpareto.records import Equation, Term
 
 
 @pytest.fixture(scope="module")
@@ -139,24 +134,3 @@ def test_direction_patterns_are_the_direction_multisets():
         pats = power_patterns((0, 1), c)
         assert len(pats) == n == len(set(pats))
         assert all(list(p) == sorted(p) for p in pats)
-
-
-def test_directional_equation_relabels_powers_as_directions():
-    enc = Equation("sub", 0.85, (Term(1, 1.4, 0.2), Term(0, 1.7, 0.3), Term(0, 1.0, -0.6)))
-    eq = directional_equation(enc)
-    assert [(t.power, t.direction, t.order) for t in eq.terms] == [
-        (0, "x", 1.0),
-        (0, "x", 1.7),
-        (0, "y", 1.4),
-    ]
-    assert eq.text() == (
-        "D_t^0.8500 u = -0.6000 D_x^1.0000 u + 0.3000 D_x^1.7000 u + 0.2000 D_y^1.4000 u"
-    )
-    assert DIRECTIONS == ("x", "y")
-
-
-def test_discover_2d_rejects_nonlinear_powers(tiny):
-    _, _, _, _, lib = tiny
-    cfg = DiscoveryConfig(alpha_range=(0.55, 1.25), beta_range=(0.5, 2.5), powers=(0, 1))
-    with pytest.raises(ValueError, match="linear terms only"):
-        discover_2d(lib, cfg)

@@ -6,8 +6,8 @@ import pytest
 
 from weakpareto.evaluation.metrics import score
 from weakpareto.library.weak import weak_library
-from weakpareto.method.discovery import DiscoveryConfig, RefineSettings, discover
-from weakpareto.method.search import SearchSettings
+from weakpareto.method.discovery import discover
+from weakpareto.method.settings import DiscoveryConfig, RefineSettings, SearchSettings
 from weakpareto.records import Equation, Term
 
 FADE_TRUTH = Equation("sub", 0.8, (Term(0, 1.0, -1.0), Term(0, 1.7, 0.5)), "directional")
@@ -66,7 +66,8 @@ def test_polish_and_refit_switches(fade_lib):
 
 def test_burgers_exact_integer_branch_and_nonlinear_term():
     """Burgers (truth: exact d/dt) is found in the int branch with alpha exactly 1 (Sec. 2.2)."""
-    from weakpareto.benchmarks.generators import generate, load_benchmark
+    from weakpareto.benchmarks.catalogue import load_benchmark
+    from weakpareto.benchmarks.generators import generate
     from weakpareto.benchmarks.noise import add_noise
     from weakpareto.evaluation.metrics import truth_equation
 

@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 
 from weakpareto.method.selection import (
-    SelectionSettings,
     StoppingState,
     inactive_terms,
     is_plateau,
@@ -12,6 +11,7 @@ from weakpareto.method.selection import (
     select_elbow,
     select_on_front,
 )
+from weakpareto.method.settings import SelectionSettings
 
 
 def test_pareto_front_drops_dominated_sizes():

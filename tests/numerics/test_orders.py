@@ -21,7 +21,7 @@ from weakpareto.numerics.orders import (
     ],
 )
 def test_branch_node_counts(rng, expected):
-    branches = temporal_branches(rng)
+    branches = temporal_branches(rng, 47, 1e-3)
     assert {b.mode: b.nodes.size for b in branches} == expected
     for b in branches:
         if b.mode == "sub":
@@ -31,7 +31,7 @@ def test_branch_node_counts(rng, expected):
 
 
 def test_branches_never_cross_one():
-    for b in temporal_branches((0.6, 1.05)):
+    for b in temporal_branches((0.6, 1.05), 47, 1e-3):
         if b.mode == "sub":
             assert np.all(b.nodes < 1.0)
         if b.mode == "sup":
@@ -41,7 +41,7 @@ def test_branches_never_cross_one():
 @pytest.mark.parametrize("bad", [(1.2, 0.9), (0.0, 0.5), (0.5, 2.0), (0.9992, 0.9998)])
 def test_bad_alpha_ranges_rejected(bad):
     with pytest.raises(ValueError):
-        temporal_branches(bad)
+        temporal_branches(bad, 47, 1e-3)
 
 
 def test_blend_reproduces_linear_functions():
@@ -54,7 +54,7 @@ def test_blend_reproduces_linear_functions():
 
 
 def test_identity_snapping_and_first_positive_node():
-    nodes = beta_nodes((0.0, 2.1))
+    nodes = beta_nodes((0.0, 2.1), 59)
     assert first_positive(nodes) == pytest.approx(2.1 / 58)  # 0.036207 (spec §5.1)
     idx, w = beta_blend(np.array([0.0, 0.03, 0.0363]), nodes)
     assert idx[0].tolist() == [0, 0] and w[0].tolist() == [1.0, 0.0]

@@ -1,4 +1,4 @@
-"""The robustness figure (paper Fig. 2) from a hand-made runs table."""
+"""The paper's figures: fig:robustness from a hand-made runs table, fig:burgers from margins."""
 
 from __future__ import annotations
 
@@ -141,3 +141,46 @@ def test_one_panel_only_and_zero_errors_still_plot(tmp_path):
     assert all(p.stat().st_size > 0 for p in paths)
     (pt,) = figures.robustness_data(df)["fade"]["weak"]
     assert (pt.mean, pt.lo, pt.hi) == pytest.approx((0.01, 0.0, 0.02))
+
+
+def test_structure_mathtext():
+    assert figures.structure_mathtext("{u u_x, D^1.7 u}") == r"$u\,u_x,\ D_x^{1.7}u$"
+    assert figures.structure_mathtext("{u^2 u_x, u_xx}") == r"$u^{2}u_x,\ u_{xx}$"
+
+
+def _margins() -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "noise": [0.1, 0.0, 0.25],
+            "true_structure": ["{u u_x, D^1.7 u}"] * 3,
+            "true_residual": [0.04, 0.001, 0.09],
+            "competitor": ["{u u_x, u_xx}"] * 3,
+            "competitor_residual": [0.3, 0.3, 0.3],
+        }
+    )
+
+
+def test_burgers_figure_panels_and_files(tmp_path, monkeypatch):
+    import matplotlib.pyplot as plt
+
+    captured = []
+    real_close = plt.close
+    monkeypatch.setattr(plt, "close", lambda fig=None: (captured.append(fig), real_close(fig)))
+    u = np.outer(np.linspace(0, 1, 4), np.ones(5))
+    monkeypatch.setattr(figures, "burgers_field", lambda: (u, np.arange(4.0), np.arange(5.0)))
+    paths = figures.burgers_figure(_margins(), tmp_path / "fig_burgers")
+    assert [p.name for p in paths] == ["fig_burgers.png", "fig_burgers.pdf"]
+    assert paths[0].read_bytes()[:8] == PNG_MAGIC and paths[1].read_bytes()[:5] == b"%PDF-"
+    (fig,) = captured
+    field_ax, resid_ax = fig.axes[:2]
+    assert field_ax.get_title() == "(a) Fractional Burgers field"
+    true_line, comp_line = resid_ax.lines
+    np.testing.assert_allclose(true_line.get_xdata(), [0, 10, 25])  # sorted by noise
+    np.testing.assert_allclose(true_line.get_ydata(), [0.001, 0.04, 0.09])
+    assert "closest competitor" in comp_line.get_label()
+
+
+def test_burgers_figure_without_field_has_one_panel(tmp_path, monkeypatch):
+    monkeypatch.setattr(figures, "burgers_field", lambda: None)
+    paths = figures.burgers_figure(_margins(), tmp_path / "fig", formats=("png",))
+    assert [p.name for p in paths] == ["fig.png"]

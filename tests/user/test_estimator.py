@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from weakpareto.campaign.config import UserInputError
+from weakpareto.errors import UserInputError
 from weakpareto.user.estimator import NotFittedError, WeakPareto
 
 

@@ -9,9 +9,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from weakpareto.campaign.config import UserInputError
 from weakpareto.cli import main
+from weakpareto.errors import UserInputError
 from weakpareto.user.estimator import WeakPareto
+from weakpareto.user.long_tables import long_table_to_grid, long_table_to_grid_2d
 from weakpareto.user.validation import (
     MIN_NT,
     MIN_NX,
@@ -20,8 +21,6 @@ from weakpareto.user.validation import (
     check_field,
     check_field_2d,
     check_powers,
-    long_table_to_grid,
-    long_table_to_grid_2d,
 )
 
 NT, NX = 30, 24
@@ -279,15 +278,6 @@ def test_range_and_power_validators():
             check_alpha_range(bad)
 
 
-def test_long_table_pivot_is_order_independent():
-    u, t, x = _field()
-    df = _long(u, t, x).sample(frac=1.0, random_state=0)
-    u2, t2, x2 = long_table_to_grid(df)
-    np.testing.assert_array_equal(u2, u)
-    np.testing.assert_array_equal(t2, t)
-    np.testing.assert_array_equal(x2, x)
-
-
 def test_estimator_fit_uses_the_same_validators():
     u, t, x = _field()
     with pytest.raises(UserInputError, match="transposed"):
@@ -452,17 +442,6 @@ def test_2d_field_checks_and_endpoints():
         check_field_2d(u_min[:, :-1], t_min, x_min[:-1], y_min)
 
 
-def test_long_table_2d_pivot_is_order_independent():
-    u, t, x, y = _field_2d()
-    df = _long_2d(u, t, x, y).sample(frac=1.0, random_state=0)
-    u2, t2, x2, y2 = long_table_to_grid_2d(df)
-    np.testing.assert_array_equal(u2, u)
-    for a, b in ((t2, t), (x2, x), (y2, y)):
-        np.testing.assert_array_equal(a, b)
-    with pytest.raises(UserInputError, match="long_table_to_grid_2d"):
-        long_table_to_grid(df)  # a y column means 2-D data
-
-
 def test_estimator_fit_2d_uses_the_same_validators():
     u, t, x, y = _field_2d()
     m = WeakPareto(powers=(0,))
@@ -476,3 +455,23 @@ def test_estimator_fit_2d_uses_the_same_validators():
         m.fit(u[:, :, 0], t, x, period_y=2 * np.pi)
     assert m.validate(u, t, x, y).shape == (NT, NX, NY)  # validates without fitting
     assert not hasattr(m, "equation_")
+
+
+def test_long_table_pivot_is_order_independent():
+    u, t, x = _field()
+    df = _long(u, t, x).sample(frac=1.0, random_state=0)
+    u2, t2, x2 = long_table_to_grid(df)
+    np.testing.assert_array_equal(u2, u)
+    np.testing.assert_array_equal(t2, t)
+    np.testing.assert_array_equal(x2, x)
+
+
+def test_long_table_2d_pivot_is_order_independent():
+    u, t, x, y = _field_2d()
+    df = _long_2d(u, t, x, y).sample(frac=1.0, random_state=0)
+    u2, t2, x2, y2 = long_table_to_grid_2d(df)
+    np.testing.assert_array_equal(u2, u)
+    for a, b in ((t2, t), (x2, x), (y2, y)):
+        np.testing.assert_array_equal(a, b)
+    with pytest.raises(UserInputError, match="long_table_to_grid_2d"):
+        long_table_to_grid(df)  # a y column means 2-D data

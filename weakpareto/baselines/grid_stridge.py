@@ -36,15 +36,15 @@ from typing import Any, Literal, cast
 import numpy as np
 from numpy.typing import NDArray
 
+from weakpareto._typing import Array
 from weakpareto.library.gram import TINY, VAR_EPS, FeatureSource, OrderBanks, build_banks
 from weakpareto.library.weak import PowerMode, TemporalScheme, WeakLibrary, weak_library
-from weakpareto.method.discovery import DiscoveryConfig
 from weakpareto.method.search import train_val_split
+from weakpareto.method.settings import DiscoveryConfig
 from weakpareto.numerics import windows as tf
 from weakpareto.numerics.orders import beta_nodes, temporal_branches
 from weakpareto.records import DiscoveryResult, Equation, FrontPoint, Mode, OperatorKind, Term
 
-Array = NDArray[np.float64]
 FIT_EPS = 1e-12  # E_fit denominator guard of the baselines (spec §6.10, §8.2)
 _CHUNK = 48  # problems per batched masked solve (bounds memory to ~48 M^2 doubles)
 
@@ -189,7 +189,7 @@ def _solve_unique(
 
 
 def alpha_candidates(
-    alpha_range: tuple[float, float], n_nodes: int = 47, eps: float = 1e-3
+    alpha_range: tuple[float, float], n_nodes: int, eps: float
 ) -> list[tuple[Mode, float]]:
     """(mode, alpha) of the uniform alpha grid, assigned to their branches (spec §8.2).
 
@@ -482,26 +482,3 @@ def settings_from_method(method: Any) -> GridSTRidgeSettings:
         max_iter=int(method.get("stridge_iterations", d.max_iter)),
         max_terms=None if max_terms is None else int(max_terms),
     )
-
-
-def grid_stridge_from_config(cfg: Any, u: Array, t: Array, x: Array, seed: int) -> DiscoveryResult:
-    """Weak Grid-STRidge (or, with ``method.stability: true``, its stability variant) for one
-    seed of a composed run config; ``u`` is the (already noisy) field shared by every method."""
-    from weakpareto.campaign.config import discovery_config
-
-    dcfg = discovery_config(cfg, seed)
-    lib_cfg, bench = cfg.benchmark.library, cfg.benchmark
-    counts = cfg.search.test_counts
-    counts = (int(counts[0]), int(counts[1])) if counts is not None else None
-    kwargs: dict[str, Any] = dict(
-        power_mode=str(lib_cfg.power_mode),
-        period=float(bench.grid.L),
-        spatial_tests=str(lib_cfg.spatial_tests),
-        test_counts=counts,
-        budget=str(cfg.search.test_budget),
-    )
-    settings = settings_from_method(cfg.method)
-    if bool(cfg.method.get("stability", False)):
-        return fixed_dictionary_stability(u, t, x, dcfg, settings=settings, **kwargs).result
-    lib = scaled_weak_library(u, t, x, operator=dcfg.operator, width_scale=1.0, **kwargs)
-    return grid_stridge(lib, dcfg, settings)

@@ -20,11 +20,11 @@ import numbers
 from collections.abc import Callable
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
+
+from weakpareto._typing import FloatArray
 
 __all__ = ["NOISE_LAWS", "add_noise", "list_noise_laws"]
-
-FloatArray = NDArray[np.float64]
 
 
 def _multiplicative(u: FloatArray, level: float, rng: np.random.Generator) -> FloatArray:

@@ -15,9 +15,17 @@ from typing import Any, cast
 
 from omegaconf import DictConfig, OmegaConf
 
-from weakpareto.method.discovery import DiscoveryConfig, RefineSettings
-from weakpareto.method.search import SearchSettings, Updating
-from weakpareto.method.selection import ElbowPoints, SelectionRule, SelectionSettings, StabilityRule
+from weakpareto.errors import UserInputError
+from weakpareto.method.settings import (
+    DiscoveryConfig,
+    ElbowPoints,
+    RefineSettings,
+    SearchSettings,
+    SelectionRule,
+    SelectionSettings,
+    StabilityRule,
+    Updating,
+)
 from weakpareto.numerics.orders import temporal_branches
 from weakpareto.records import OperatorKind
 
@@ -34,10 +42,6 @@ NON_IDENTITY_KEYS = (
     "variant",
     "hydra",
 )
-
-
-class UserInputError(ValueError):
-    """Bad user input: reported as one line and exit code 2."""
 
 
 def config_dir():
@@ -88,8 +92,8 @@ def _range(name: str, value: Any, lo_bound: float | None, hi_bound: float | None
     return lo, hi
 
 
-def validate_library(lib: Mapping[str, Any]) -> None:
-    """Check a benchmark's ``library`` block (search ranges, powers, c_max)."""
+def validate_library(lib: Mapping[str, Any], search: Mapping[str, Any]) -> None:
+    """Check a benchmark's ``library`` block (search ranges, powers, c_max) under ``search``."""
     a_lo, a_hi = _range("alpha_range", lib["alpha_range"], None, None)
     if a_lo <= 0 or a_hi >= 2:
         raise UserInputError(
@@ -97,7 +101,7 @@ def validate_library(lib: Mapping[str, Any]) -> None:
         )
     _range("beta_range", lib["beta_range"], 0.0, None)
     try:
-        temporal_branches((a_lo, a_hi))
+        temporal_branches((a_lo, a_hi), int(search["n_alpha_nodes"]), float(search["eps_alpha"]))
     except ValueError as err:
         raise UserInputError(str(err)) from None
     powers = list(lib["powers"])
@@ -118,7 +122,7 @@ def validate_run(cfg: DictConfig) -> None:
     require_int("seeds", cfg.seeds, 1)
     require_int("workers", cfg.workers, 1)
     require_noise(cfg.noise)
-    validate_library(cfg.benchmark.library)
+    validate_library(cfg.benchmark.library, cfg.search)
     if cfg.benchmark.grid.get("ny") is not None and cfg.method.library != "weak":
         raise UserInputError(
             f"method={cfg.method.name} has no 2-D implementation; run 2-D benchmarks with "

@@ -1,4 +1,8 @@
-"""``wp generate``: a benchmark field (optionally noisy) written atomically to ``.npz``."""
+"""``wp generate``: a benchmark field (optionally noisy) written atomically to ``.npz``.
+
+The field is the same realisation ``wp run`` draws for that benchmark, noise and seed; every
+input (overrides, seed, noise, output path) is checked before anything is computed.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +17,9 @@ from omegaconf import DictConfig, OmegaConf
 
 from weakpareto.benchmarks.generators import Field, generate
 from weakpareto.benchmarks.noise import add_noise
-from weakpareto.campaign.config import UserInputError, noise_seed, require_int, require_noise
+from weakpareto.campaign.compose import compose_config
+from weakpareto.campaign.config import noise_seed, require_int, require_noise
+from weakpareto.errors import UserInputError
 from weakpareto.evaluation.metrics import truth_equation
 from weakpareto.io import atomic_path
 
@@ -88,3 +94,8 @@ def generate_to_file(cfg: DictConfig) -> Path:
     print(field_summary(name, field, cfg, noise, law))
     print(f"wrote {path}")
     return path
+
+
+def generate_command(overrides: list[str]) -> Path:
+    """Entry point of ``wp generate`` (Hydra overrides such as ``benchmark=fade out=f.npz``)."""
+    return generate_to_file(compose_config(overrides))

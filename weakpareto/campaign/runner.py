@@ -14,21 +14,36 @@ import time
 import traceback
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import hydra
 import numpy as np
 import pandas as pd
 from omegaconf import DictConfig, OmegaConf
+from threadpoolctl import threadpool_limits
+from tqdm import tqdm
 
-from weakpareto import __version__
+from weakpareto._version import __version__
+from weakpareto.baselines.grid_stridge import (
+    fixed_dictionary_stability,
+    grid_stridge,
+    scaled_weak_library,
+    settings_from_method,
+)
+from weakpareto.benchmarks.generators import generate
+from weakpareto.benchmarks.noise import add_noise
+from weakpareto.campaign import store as res
 from weakpareto.campaign.config import config_hash, discovery_config, noise_seed, validate_run
+from weakpareto.campaign.store import RunKey
+from weakpareto.evaluation.metrics import score, truth_equation
+from weakpareto.library.strong import pointwise_library
+from weakpareto.library.weak import PowerMode, SpatialTests, weak_library
+from weakpareto.library.weak_2d import weak_library_2d
+from weakpareto.method.discovery import discover
+from weakpareto.method.discovery_2d import discover_2d
+from weakpareto.numerics.operators import SpectralKind
+from weakpareto.numerics.windows import Budget
 from weakpareto.records import DiscoveryResult, OperatorKind
-
-if TYPE_CHECKING:  # the library modules are imported lazily at run time
-    from weakpareto.library.weak import PowerMode, SpatialTests
-    from weakpareto.numerics.operators import SpectralKind
-    from weakpareto.numerics.windows import Budget
 
 
 @dataclass(frozen=True)
@@ -45,37 +60,31 @@ def build_source(cfg: DictConfig, u: np.ndarray, t: np.ndarray, x: np.ndarray) -
     counts = cfg.search.test_counts
     counts = (int(counts[0]), int(counts[1])) if counts is not None else None
     if cfg.method.library == "pointwise":
-        from weakpareto.library.strong import pointwise_library
-
         return pointwise_library(
             u,
             t,
             x,
             operator=cast(OperatorKind, str(lib.operator)),
-            power_mode=cast("PowerMode", str(lib.power_mode)),
+            power_mode=cast(PowerMode, str(lib.power_mode)),
             trim_t=int(bench.strong.trim_t),
             trim_x=int(bench.strong.trim_x),
             period=period,
         )
-    from weakpareto.library.weak import weak_library
-
     return weak_library(
         u,
         t,
         x,
         operator=cast(OperatorKind, str(lib.operator)),
-        power_mode=cast("PowerMode", str(lib.power_mode)),
+        power_mode=cast(PowerMode, str(lib.power_mode)),
         period=period,
-        spatial_tests=cast("SpatialTests", str(lib.spatial_tests)),
+        spatial_tests=cast(SpatialTests, str(lib.spatial_tests)),
         test_counts=counts,
-        budget=cast("Budget", str(cfg.search.test_budget)),
+        budget=cast(Budget, str(cfg.search.test_budget)),
     )
 
 
 def build_source_2d(cfg: DictConfig, u: np.ndarray, field: Any) -> Any:
     """The 2-D weak library (paper Sec. subsec:twod) of a noisy field ``u (nt, nx, ny)``."""
-    from weakpareto.library.weak_2d import weak_library_2d
-
     if cfg.method.library != "weak":
         raise ValueError(
             f"method {cfg.method.name!r} has no 2-D implementation; 2-D benchmarks run with "
@@ -92,13 +101,36 @@ def build_source_2d(cfg: DictConfig, u: np.ndarray, field: Any) -> Any:
         field.t,
         field.x,
         field.y,
-        operator=cast("SpectralKind", str(lib.operator)),  # checked by WeakLibrary2D
+        operator=cast(SpectralKind, str(lib.operator)),  # checked by WeakLibrary2D
         period=float(bench.grid.L),
         period_y=float(bench.grid.get("Ly", bench.grid.L)),
         test_counts=counts,
-        budget=cast("Budget", str(cfg.search.test_budget)),
+        budget=cast(Budget, str(cfg.search.test_budget)),
         width_fraction=None if width is None else float(width),
     )
+
+
+def grid_stridge_from_config(
+    cfg: DictConfig, u: np.ndarray, t: np.ndarray, x: np.ndarray, seed: int
+) -> DiscoveryResult:
+    """Weak Grid-STRidge (or, with ``method.stability: true``, its stability variant) for one
+    seed of a composed run config; ``u`` is the (already noisy) field shared by every method."""
+    dcfg = discovery_config(cfg, seed)
+    lib_cfg, bench = cfg.benchmark.library, cfg.benchmark
+    counts = cfg.search.test_counts
+    counts = (int(counts[0]), int(counts[1])) if counts is not None else None
+    kwargs: dict[str, Any] = dict(
+        power_mode=str(lib_cfg.power_mode),
+        period=float(bench.grid.L),
+        spatial_tests=str(lib_cfg.spatial_tests),
+        test_counts=counts,
+        budget=str(cfg.search.test_budget),
+    )
+    settings = settings_from_method(cfg.method)
+    if bool(cfg.method.get("stability", False)):
+        return fixed_dictionary_stability(u, t, x, dcfg, settings=settings, **kwargs).result
+    lib = scaled_weak_library(u, t, x, operator=dcfg.operator, width_scale=1.0, **kwargs)
+    return grid_stridge(lib, dcfg, settings)
 
 
 def discover_seed(cfg: DictConfig, seed: int, progress: Any = None) -> DiscoveryResult:
@@ -106,56 +138,38 @@ def discover_seed(cfg: DictConfig, seed: int, progress: Any = None) -> Discovery
 
     ``progress`` (optional) receives a short text per finished search stage.
     """
-    from weakpareto.benchmarks.generators import generate
-    from weakpareto.benchmarks.noise import add_noise
-
     field = generate(cfg.benchmark, seed)
     noise = float(cfg.noise)
     law = str(cfg.noise_law.name)
     u = add_noise(field.u, law, noise, noise_seed(cfg, seed)) if noise > 0 else field.u
     dcfg = discovery_config(cfg, seed)
     if field.y is not None:
-        from weakpareto.library.weak_2d import discover_2d
-
         return discover_2d(build_source_2d(cfg, u, field), dcfg, progress)
     if cfg.method.library == "grid_stridge":
-        from weakpareto.baselines.grid_stridge import grid_stridge_from_config
-
         return grid_stridge_from_config(cfg, u, field.t, field.x, seed)
-    from weakpareto.method.discovery import discover
-
     return discover(build_source(cfg, u, field.t, field.x), dcfg, progress)
 
 
-def _key(cfg: DictConfig, seed: int, chash: str) -> dict[str, Any]:
-    return {
-        "benchmark": str(cfg.benchmark.name),
-        "noise_law": str(cfg.noise_law.name),
-        "noise": float(cfg.noise),
-        "seed": int(seed),
-        "method": str(cfg.method.name),
-        "variant": str(cfg.variant),
-        "config_hash": chash,
-    }
+def run_key(cfg: DictConfig, seed: int) -> RunKey:
+    """The stored key of one seed of a composed config."""
+    return RunKey(
+        benchmark=str(cfg.benchmark.name),
+        method=str(cfg.method.name),
+        variant=str(cfg.variant),
+        noise_law=str(cfg.noise_law.name),
+        noise=float(cfg.noise),
+        seed=int(seed),
+        config_hash=config_hash(cfg),
+    )
 
 
 def run_seed(
     cfg_container: dict, seed: int, overwrite: bool, results_dir: str, progress: Any = None
 ) -> SeedOutcome:
     """Run (or resume) one seed and write its Parquet files; never raises for a failing seed."""
-    from weakpareto.campaign import store as res
-    from weakpareto.evaluation.metrics import score, truth_equation
-
     cfg = OmegaConf.create(cfg_container)
-    chash = config_hash(cfg)
-    key = _key(cfg, seed, chash)
-    path = res.run_path(
-        results_dir,
-        **{
-            k: key[k]
-            for k in ("benchmark", "method", "variant", "noise_law", "noise", "seed", "config_hash")
-        },
-    )
+    key = run_key(cfg, seed)
+    path = res.run_path(results_dir, key)
     if path.exists() and not overwrite:
         df = pd.read_parquet(path)
         return SeedOutcome(seed, cast(dict[str, Any], df.iloc[0].to_dict()), skipped=True)
@@ -171,14 +185,14 @@ def run_seed(
         result = discover_seed(cfg, seed, progress)
         runtime = time.perf_counter() - t0
         metrics = score(result.final, truth)
-        row = res.run_record(result, metrics, truth=truth, runtime=runtime, **key, **extra)
-        fronts = res.front_records(result, **key)
+        row = res.run_record(result, metrics, key, truth=truth, runtime=runtime, **extra)
+        fronts = res.front_records(result, key)
     except Exception as err:  # record the failure, keep going with other seeds
         runtime = time.perf_counter() - t0
         msg = f"{type(err).__name__}: {err}"
         tb = traceback.format_exc(limit=3)
         row = res.run_record(
-            None, None, truth=truth, runtime=runtime, error=f"{msg}\n{tb}", **key, **extra
+            None, None, key, truth=truth, runtime=runtime, error=f"{msg}\n{tb}", **extra
         )
         fronts = []
     res.write_front_and_run(path, row, fronts)
@@ -186,16 +200,12 @@ def run_seed(
 
 
 def _limit_threads() -> None:
-    from threadpoolctl import threadpool_limits
-
     threadpool_limits(1)
 
 
 def run_config(cfg: DictConfig) -> list[SeedOutcome]:
     """All seeds of one config, serially or in a process pool (one BLAS thread per worker)."""
     validate_run(cfg)
-    from tqdm import tqdm
-
     container = OmegaConf.to_container(cfg, resolve=True)
     assert isinstance(container, dict)  # cfg is a DictConfig
     seeds = list(range(int(cfg.seed), int(cfg.seed) + int(cfg.seeds)))
@@ -235,8 +245,6 @@ def _fmt(values: list[float]) -> str:
 
 def print_summary(cfg: DictConfig, outcomes: list[SeedOutcome]) -> None:
     """Each seed's equation beside the truth, then counts and mean ± SD errors."""
-    from weakpareto.evaluation.metrics import truth_equation
-
     truth = truth_equation(cfg.benchmark)
     print(
         f"\n{cfg.benchmark.get('label', cfg.benchmark.name)} | method {cfg.method.name} | "

@@ -19,8 +19,8 @@ import json
 import math
 import os
 import sys
-import tempfile
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -30,8 +30,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from weakpareto import __version__
+from weakpareto._version import __version__
 from weakpareto.evaluation.metrics import Metrics, score
+from weakpareto.io import atomic_path
 from weakpareto.records import DiscoveryResult, Equation
 
 SCHEMA_VERSION = "1"
@@ -118,24 +119,37 @@ def utc_now() -> str:
 
 
 # -- rows ----------------------------------------------------------------------------------------
-def _key(
-    benchmark: str,
-    noise_law: str,
-    noise: float,
-    seed: int,
-    method: str,
-    variant: str,
-    config_hash: str,
-) -> dict[str, Any]:
-    return {
-        "benchmark": str(benchmark),
-        "noise_law": str(noise_law),
-        "noise": float(noise),
-        "seed": int(seed),
-        "method": str(method),
-        "variant": str(variant),
-        "config_hash": str(config_hash),
-    }
+@dataclass(frozen=True)
+class RunKey:
+    """What identifies one stored run: the cell (benchmark, method, variant, noise law and level),
+    the seed and the hash of the composed config. The one signature of every path and row."""
+
+    benchmark: str
+    method: str
+    variant: str
+    noise_law: str
+    noise: float
+    seed: int
+    config_hash: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """The key columns of a run or front row (schema column order)."""
+        return {
+            "benchmark": str(self.benchmark),
+            "noise_law": str(self.noise_law),
+            "noise": float(self.noise),
+            "seed": int(self.seed),
+            "method": str(self.method),
+            "variant": str(self.variant),
+            "config_hash": str(self.config_hash),
+        }
+
+    def stem(self) -> str:
+        """``<method>__<variant>__<noise_law>__<noise:g>__seed<seed>__<hash8>``."""
+        return (
+            f"{self.method}__{self.variant}__{self.noise_law}__{float(self.noise):g}"
+            f"__seed{int(self.seed)}__{self.config_hash[:8]}"
+        )
 
 
 def _opt_int(v: Any) -> int | None:
@@ -148,14 +162,8 @@ def _opt_int(v: Any) -> int | None:
 def run_record(
     result: DiscoveryResult | None,
     metrics: Metrics | None,
+    key: RunKey,
     *,
-    benchmark: str,
-    noise_law: str,
-    noise: float,
-    seed: int,
-    method: str,
-    variant: str = "default",
-    config_hash: str,
     runtime: float,
     truth: Equation | None = None,
     label: str = "",
@@ -177,7 +185,7 @@ def run_record(
     nan = float("nan")
     ok = result is not None and error is None
     row: dict[str, Any] = {
-        **_key(benchmark, noise_law, noise, seed, method, variant, config_hash),
+        **key.as_dict(),
         "label": str(label),
         "experiment": str(experiment),
         "status": "ok" if ok else "failed",
@@ -250,24 +258,17 @@ def run_record(
 
 def front_records(
     result: DiscoveryResult | None,
+    key: RunKey,
     *,
-    benchmark: str,
-    noise_law: str,
-    noise: float,
-    seed: int,
-    method: str,
-    variant: str = "default",
-    config_hash: str,
     created_utc: str | None = None,
 ) -> list[dict[str, Any]]:
     """Rows of :data:`FRONT_SCHEMA`: every evaluated support size of the sweep (unpruned)."""
     if result is None:
         return []
-    key = _key(benchmark, noise_law, noise, seed, method, variant, config_hash)
     stamp = created_utc or utc_now()
     return [
         {
-            **key,
+            **key.as_dict(),
             "size": int(fp.size),
             "train_error": float(fp.train_error),
             "val_error": float(fp.val_error),
@@ -284,19 +285,9 @@ def front_records(
 
 
 # -- paths ---------------------------------------------------------------------------------------
-def run_path(
-    results_dir: str | os.PathLike,
-    benchmark: str,
-    method: str,
-    variant: str,
-    noise_law: str,
-    noise: float,
-    seed: int,
-    config_hash: str,
-) -> Path:
-    """``<results_dir>/<benchmark>/<method>__<variant>__<noise_law>__<noise:g>__seed<seed>__<hash8>.parquet``."""
-    name = f"{method}__{variant}__{noise_law}__{float(noise):g}__seed{int(seed)}__{config_hash[:8]}"
-    return Path(results_dir) / str(benchmark) / f"{name}.parquet"
+def run_path(results_dir: str | os.PathLike, key: RunKey) -> Path:
+    """``<results_dir>/<benchmark>/<key.stem()>.parquet``."""
+    return Path(results_dir) / str(key.benchmark) / f"{key.stem()}.parquet"
 
 
 def front_path(path: str | os.PathLike) -> Path:
@@ -305,20 +296,9 @@ def front_path(path: str | os.PathLike) -> Path:
     return p.with_name(p.name.removesuffix(".parquet") + FRONT_SUFFIX)
 
 
-def exists(
-    results_dir: str | os.PathLike,
-    benchmark: str,
-    method: str,
-    variant: str,
-    noise_law: str,
-    noise: float,
-    seed: int,
-    config_hash: str,
-) -> bool:
+def exists(results_dir: str | os.PathLike, key: RunKey) -> bool:
     """True when the run file is present (the run completed; used to resume sweeps)."""
-    return run_path(
-        results_dir, benchmark, method, variant, noise_law, noise, seed, config_hash
-    ).is_file()
+    return run_path(results_dir, key).is_file()
 
 
 # -- writing -------------------------------------------------------------------------------------
@@ -336,22 +316,10 @@ def to_table(df: pd.DataFrame, schema: pa.Schema) -> pa.Table:
 
 def write_table_atomic(df: pd.DataFrame, schema: pa.Schema, path: str | os.PathLike) -> Path:
     """Write ``df`` as Parquet with ``schema`` to ``path`` atomically (temp file, os.replace)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     table = to_table(df, schema)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    try:
-        os.chmod(tmp, 0o644)  # mkstemp creates 0600 files
+    with atomic_path(path, make_parents=True) as tmp:
         pq.write_table(table, tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    return path
+    return Path(path)
 
 
 def write_front_and_run(

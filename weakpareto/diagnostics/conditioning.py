@@ -18,12 +18,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
+from weakpareto._typing import Array
 from weakpareto.io import atomic_path
 from weakpareto.library.gram import FeatureSource
 
-Array = NDArray[np.float64]
 PAPER_SPACINGS = (0.5, 0.25, 0.1, 0.05)
 ORDER_MIN, ORDER_MAX = 0.1, 3.0
 CONDITIONING_FIELDS = ("spacing", "columns", "coherence", "condition")

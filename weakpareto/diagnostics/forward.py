@@ -22,7 +22,7 @@ Other combinations (fractional nonlinear, superunit) are outside the paper's pro
 representative run of each (benchmark, noise) cell (median ``e_beta^max`` seed) simulated from
 the clean ``U[0]`` of its seed against the clean field, and the true equation through the same
 solver (``scripts/forward_validation.py`` writes them to ``results/diagnostics/forward.csv``;
-:mod:`weakpareto.reporting.forward` renders the table).
+:mod:`weakpareto.reporting.tables.forward` renders the table).
 """
 
 from __future__ import annotations
@@ -32,10 +32,14 @@ from typing import Any, cast
 
 import numpy as np
 import pandas as pd
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 from scipy.special import gamma as gamma_fn
 
+from weakpareto._typing import ComplexArray, FloatArray
+from weakpareto.benchmarks.catalogue import load_benchmark
+from weakpareto.benchmarks.generators import generate
 from weakpareto.campaign.store import select_cell as select_runs
+from weakpareto.evaluation.metrics import truth_equation
 from weakpareto.numerics.operators import directional_multiplier, riesz_multiplier, wavenumbers
 from weakpareto.records import Equation, Mode, OperatorKind, Term
 
@@ -60,8 +64,6 @@ __all__ = [
     "spatial_multiplier",
 ]
 
-FloatArray = NDArray[np.float64]
-ComplexArray = NDArray[np.complex128]
 
 #: ``|beta|`` below this is the identity operator (spec §10.5).
 IDENTITY_ORDER_TOL = 5e-3
@@ -377,9 +379,6 @@ def forward_case(
     law its ``library.power_mode``. Without a usable run (status ``missing``, a failed run, or
     ``unsupported`` for a model outside the protocol's integrators), ``e_field`` is NaN.
     """
-    from weakpareto.benchmarks.generators import generate, load_benchmark
-    from weakpareto.evaluation.metrics import truth_equation
-
     cache = {} if cache is None else cache
     cfg = load_benchmark(benchmark)
     operator = _truth_operator(cfg)

@@ -26,33 +26,30 @@ The features come from :class:`weakpareto.library.weak.WeakLibrary` (exact ``tar
 from __future__ import annotations
 
 import itertools
-import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
-from numpy.typing import NDArray
 from scipy.optimize import minimize_scalar
 
+from weakpareto._typing import Array
+from weakpareto.benchmarks.catalogue import load_benchmark
+from weakpareto.benchmarks.generators import generate
+from weakpareto.benchmarks.noise import add_noise
 from weakpareto.evaluation.metrics import score, truth_equation
-from weakpareto.io import atomic_path
 from weakpareto.library.gram import FeatureSource, evaluate_direct
+from weakpareto.library.weak import PowerMode, weak_library
 from weakpareto.method.discovery import fit_rows, relative_residual
 from weakpareto.method.search import train_val_split
+from weakpareto.method.settings import DEFAULT_N_BETA_NODES, SearchSettings
 from weakpareto.numerics.orders import beta_nodes, first_positive
 from weakpareto.records import IDENTITY_TOL, Equation, Mode, OperatorKind, Term
 
-if TYPE_CHECKING:  # weak_library is imported lazily at run time
-    from weakpareto.library.weak import PowerMode
-
-Array = NDArray[np.float64]
-
 # -- settings of the paper -----------------------------------------------------------------------
-RIDGE = 1e-3  #: Weak-Pareto ridge on column-normalised designs (paper App. settings)
-VAL_FRACTION = 0.25  #: validation fraction of the row split
+RIDGE = SearchSettings().ridge  #: Weak-Pareto ridge on column-normalised designs (conf/search)
+VAL_FRACTION = SearchSettings().val_fraction  #: validation fraction of the row split
 #: Candidate pool of the Burgers structure comparison, (power, order) (spec §10 item 2).
 BURGERS_POOL: tuple[tuple[int, float], ...] = (
     (0, 1.0),
@@ -75,7 +72,8 @@ PROFILE_XATOL = 1e-5  #: tolerance of the bounded 1-D refinement
 #: Trial orders closer than this to the true order are merged with it (see
 #: :func:`profile_orders`); 0 reproduces a plain ``np.unique`` of the augmented grid.
 MERGE_TOL = 1e-9
-N_BANK_NODES = 59  #: beta nodes of the discovery bank; fixes the positive part of a [0, b] range
+#: beta nodes of the discovery bank; fixes the positive part of a [0, b] range
+N_BANK_NODES = DEFAULT_N_BETA_NODES
 
 
 # =================================================================================================
@@ -87,15 +85,13 @@ def benchmark_library(bench: Any, u: Array, t: Array, x: Array) -> Any:
     Paper test budget, Gaussian tests (the main-protocol library of
     :func:`weakpareto.library.weak.weak_library`).
     """
-    from weakpareto.library.weak import weak_library
-
     lib = bench["library"]
     return weak_library(
         np.asarray(u, dtype=float),
         np.asarray(t, dtype=float),
         np.asarray(x, dtype=float),
         operator=cast(OperatorKind, str(lib["operator"])),
-        power_mode=cast("PowerMode", str(lib["power_mode"])),
+        power_mode=cast(PowerMode, str(lib["power_mode"])),
         period=float(bench["grid"]["L"]),
     )
 
@@ -104,9 +100,6 @@ def _field_library(
     bench: Any, seed: int, noise: float, noise_law: str = "multiplicative"
 ) -> tuple[Any, Any]:
     """(field, weak library of its noisy realisation); noise seed = run seed."""
-    from weakpareto.benchmarks.generators import generate
-    from weakpareto.benchmarks.noise import add_noise
-
     fld = generate(bench, seed)
     u = add_noise(fld.u, noise_law, float(noise), int(seed))
     return fld, benchmark_library(bench, u, fld.t, fld.x)
@@ -268,8 +261,6 @@ def burgers_margin(
     ``true_residual``, ``competitor``, ``competitor_residual``, ``margin``, ``e_xi_max``,
     ``e_xi_2``, the fitted true coefficients ``xi_<term>`` and ``n_structures``.
     """
-    from weakpareto.benchmarks.generators import load_benchmark
-
     bench = load_benchmark(benchmark)
     truth = truth_equation(bench)
     rows = []
@@ -537,8 +528,6 @@ def local_identifiability(
     seed). With ``raw_grid`` the profile is repeated with ``merge_tol = 0`` (the true order kept
     beside a grid node a rounding error away) and reported as ``beta_hat_raw``/``e_beta_fix_raw``.
     """
-    from weakpareto.benchmarks.generators import load_benchmark
-
     rows = []
     for name in benchmarks:
         bench = load_benchmark(name)
@@ -588,12 +577,3 @@ def local_identifiability(
                         f" (e {prof.error:.2e}), S_beta {clean_s[seed]:.3f}"
                     )
     return pd.DataFrame(rows)
-
-
-def write_csv_atomic(df: pd.DataFrame, path: str | os.PathLike) -> Path:
-    """Write a diagnostics table as CSV atomically (temporary file, then ``os.replace``)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with atomic_path(path) as tmp:
-        df.to_csv(tmp, index=False)  # shortest round-trip floats
-    return path

@@ -38,18 +38,14 @@ depend on them.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
-from weakpareto.io import write_text_atomic
+from weakpareto._typing import Array
 from weakpareto.numerics import operators as ops
-
-Array = NDArray[np.float64]
 
 #: Paper values (App. "Discrete operators and numerical verification").
 PAPER_VARIANCE_SLOPES = {"weak": -2.01, "pointwise": 2.97}
@@ -254,14 +250,6 @@ def nonlinear_bias(
                     }
                 )
     return pd.DataFrame(rows)
-
-
-# -- output ---------------------------------------------------------------------------------
-def write_csv(df: pd.DataFrame, path: str | os.PathLike) -> Path:
-    """Write a check's table as CSV atomically (full float precision), creating the directory."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return write_text_atomic(path, df.to_csv(index=False))
 
 
 def compare_with_paper(variance: pd.DataFrame, bias: pd.DataFrame) -> list[str]:

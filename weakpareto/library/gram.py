@@ -16,12 +16,11 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
-from numpy.typing import NDArray
 
+from weakpareto._typing import Array
 from weakpareto.numerics.orders import Branch, beta_blend, blend
 from weakpareto.records import Mode
 
-Array = NDArray[np.float64]
 TINY = float(np.finfo(float).tiny)
 VAR_EPS = 1e-14
 EPS_REL = 1e-14

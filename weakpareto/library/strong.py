@@ -26,13 +26,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from numpy.typing import NDArray
 
+from weakpareto._typing import Array
 from weakpareto.library.weak import PowerMode, power_field, temporal_matrices, uniform_step
 from weakpareto.numerics import operators as ops
 from weakpareto.records import Mode, OperatorKind
-
-Array = NDArray[np.float64]
 
 
 @dataclass

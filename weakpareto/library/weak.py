@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
-from numpy.typing import NDArray
 
+from weakpareto._typing import Array
 from weakpareto.numerics import operators as ops
 from weakpareto.numerics import windows as tf
 from weakpareto.records import Mode, OperatorKind
@@ -40,7 +40,6 @@ from weakpareto.records import Mode, OperatorKind
 PowerMode = Literal["positive", "raw"]
 TemporalScheme = Literal["l1", "gl_caputo"]
 SpatialTests = Literal["gaussian", "fourier"]
-Array = NDArray[np.float64]
 
 
 def uniform_step(grid: Array, name: str) -> float:

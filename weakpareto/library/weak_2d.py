@@ -33,9 +33,9 @@ Search
 the **direction index** (``0 -> x``, ``1 -> y``). Because the 2-D model admits power 0 only,
 ``columns(d, betas)`` returns the direction-``d`` linear columns, ``power_patterns((0, 1), c)``
 enumerates exactly the direction multisets, and the same-power duplicate penalty is the paper's
-same-direction penalty. :func:`discover_2d` therefore runs the unchanged 1-D Algorithm 1
-(:class:`weakpareto.method.discovery.Discovery`) and only relabels the result: powers become 0 and
-the direction is stored in :attr:`weakpareto.records.Term.direction`.
+same-direction penalty. :func:`weakpareto.method.discovery_2d.discover_2d` therefore runs the
+unchanged 1-D Algorithm 1 and only relabels the result: powers become 0 and the direction is
+stored in :attr:`weakpareto.records.Term.direction`.
 
 Deliberate difference from the reference 2-D code (spec §12, §15 item 5; spec README policy
 item 2): the paper says the search is "otherwise unchanged", so our default is the paper's
@@ -55,22 +55,19 @@ region; none of these shortcuts is reproduced here.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
-from numpy.typing import NDArray
 
-from weakpareto.method.discovery import Discovery, DiscoveryConfig, ProgressFn
+from weakpareto._typing import Array
 from weakpareto.numerics import operators as ops
 from weakpareto.numerics import windows as tf
-from weakpareto.records import DiscoveryResult, Equation, FrontPoint, Mode, Term
+from weakpareto.records import Mode
 
 StabilityRule = Literal["paper", "reference"]
 ElbowPoints = Literal["all", "front"]
 
-Array = NDArray[np.float64]
 
 #: Direction labels by direction index (the "power" index seen by the search).
 DIRECTIONS: tuple[str, ...] = ("x", "y")
@@ -279,62 +276,3 @@ def weak_library_2d(
     ly = float(period_y) if period_y is not None else dy * y.size
     temporal, sx, sy = build_test_functions_2d(t, x, y, lx, ly, test_counts, budget, width_fraction)
     return WeakLibrary2D(u, dt, dx, dy, lx, ly, temporal, sx, sy, operator)
-
-
-# -- discovery --------------------------------------------------------------------------------
-def directional_equation(eq: Equation) -> Equation:
-    """Relabel a search-encoded equation (power = direction index) as power-0 directional terms."""
-    terms = []
-    for term in eq.terms:
-        d = int(term.power)
-        if not 0 <= d < len(DIRECTIONS):
-            raise ValueError(f"direction index {d} is not 0 (x) or 1 (y)")
-        terms.append(Term(0, float(term.order), float(term.coef), DIRECTIONS[d]))
-    return Equation(eq.mode, eq.alpha, tuple(terms), eq.operator).canonical()
-
-
-def discover_2d(
-    source: WeakLibrary2D,
-    cfg: DiscoveryConfig,
-    progress: ProgressFn | None = None,
-) -> DiscoveryResult:
-    """Weak-Pareto on a 2-D field: Algorithm 1 with direction patterns instead of powers.
-
-    ``cfg.powers`` are the *model* powers and must be ``(0,)`` (the paper's 2-D example is
-    linear); internally the search runs with ``powers=(0, 1)`` = direction indices, so every
-    support size tries every direction multiset in every admitted temporal branch. All other
-    settings (anchors, DE budget, plateau stop, elbow, pruning, polishing, refit) are used
-    exactly as in 1-D — the paper's method, not the reference 2-D script's shortcuts (module
-    docstring). The elbow and stability-stop rules come from ``cfg.selection``; the 2-D
-    benchmarks set the paper's wording (``stability="paper"``, ``elbow_points="all"``) because
-    benchmark B's validation curve is convex up to the true size (E ~ 0.18, 0.05, 5e-4 for
-    c = 1..3) and the reference rules would stop at c = 3 with a one-term elbow.
-    Returned equations carry ``power = 0`` and ``direction in {"x", "y"}``.
-    """
-    if tuple(int(p) for p in cfg.powers) != ADMITTED_POWERS:
-        raise ValueError(
-            f"2-D discovery admits linear terms only (powers [0]); got powers {list(cfg.powers)}"
-        )
-    search_cfg = dataclasses.replace(cfg, powers=tuple(range(len(DIRECTIONS))))
-    res = Discovery(source, search_cfg).run(progress)
-    front = tuple(
-        FrontPoint(
-            fp.size,
-            fp.train_error,
-            fp.val_error,
-            fp.objective,
-            fp.aic,
-            fp.bic,
-            directional_equation(fp.equation),
-        )
-        for fp in res.front
-    )
-    return DiscoveryResult(
-        front=front,
-        pareto=res.pareto,
-        selected_size=res.selected_size,
-        selected=directional_equation(res.selected),
-        final=directional_equation(res.final),
-        fit_error=res.fit_error,
-        timings=dict(res.timings),
-    )

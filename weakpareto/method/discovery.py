@@ -9,63 +9,30 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import numpy as np
-from numpy.typing import NDArray
 from scipy.optimize import minimize
 
+from weakpareto._typing import Array
 from weakpareto.library.gram import EPS_REL, FeatureSource, GramTables, OrderBanks, build_banks
 from weakpareto.method.search import (
     Candidate,
     PatternObjective,
-    SearchSettings,
     optimise_pattern_branch,
     power_patterns,
     train_val_split,
 )
 from weakpareto.method.selection import (
-    SelectionSettings,
     StoppingState,
     inactive_terms,
     pareto_front,
     select_on_front,
 )
+from weakpareto.method.settings import (
+    DiscoveryConfig,
+)
 from weakpareto.numerics.orders import beta_nodes, first_positive, temporal_branches
-from weakpareto.records import DiscoveryResult, Equation, FrontPoint, Mode, OperatorKind, Term
-
-Array = NDArray[np.float64]
-
-
-@dataclass(frozen=True)
-class RefineSettings:
-    """Exact-order polishing and refit (paper Sec. 4.5, spec §6.9-6.10)."""
-
-    polish: bool = True
-    refit: bool = True
-    maxiter: int = 120
-    xatol: float = 1e-4
-    fatol: float = 1e-10
-    trust_min: float = 0.15  # delta = max(3 * median grid spacing, trust_min)
-
-
-@dataclass(frozen=True)
-class DiscoveryConfig:
-    """Everything that defines one discovery run besides the data."""
-
-    alpha_range: tuple[float, float]
-    beta_range: tuple[float, float]
-    powers: tuple[int, ...] = (0, 1, 2)
-    c_max: int = 4
-    operator: OperatorKind = "directional"
-    n_alpha_nodes: int = 47
-    n_beta_nodes: int = 59
-    eps_alpha: float = 1e-3
-    seed: int = 0
-    search: SearchSettings = field(default_factory=SearchSettings)
-    selection: SelectionSettings = field(default_factory=SelectionSettings)
-    refine: RefineSettings = field(default_factory=RefineSettings)
-
+from weakpareto.records import DiscoveryResult, Equation, FrontPoint, Mode, Term
 
 ProgressFn = Callable[[str], None]
 

@@ -14,35 +14,17 @@ import itertools
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal, cast
+from typing import cast
 
 import numpy as np
 from numpy.typing import NDArray
 from scipy.optimize import differential_evolution
 
+from weakpareto._typing import Array
 from weakpareto.library.gram import TINY, GramTables, OrderBanks
+from weakpareto.method.settings import SearchSettings
 from weakpareto.numerics.orders import Branch, snap_beta
 from weakpareto.records import Equation, Mode, OperatorKind, Term
-
-Array = NDArray[np.float64]
-Updating = Literal["immediate", "deferred"]
-
-
-@dataclass(frozen=True)
-class SearchSettings:
-    """Search constants (paper App. C / spec §6; defaults are the paper's)."""
-
-    popsize: int = 7
-    maxiter: int = 24
-    tol: float = 1e-5
-    updating: Updating = "immediate"
-    vectorized: bool = False  # batched population evaluation; requires updating="deferred"
-    ridge: float = 1e-3
-    val_fraction: float = 0.25
-    anchors: bool = True
-    max_anchors: int = 800
-    dup_weight: float = 0.02
-    dup_gap: float = 0.04
 
 
 @dataclass(frozen=True)

@@ -7,37 +7,13 @@ All functions are pure and operate on plain arrays so they can be tested on cons
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
 
+from weakpareto.method.settings import SelectionSettings
+
 EPS = 1e-14
-SelectionRule = Literal["elbow", "aic", "bic"]
-StabilityRule = Literal["reference", "paper"]
-ElbowPoints = Literal["front", "all"]
-
-
-@dataclass(frozen=True)
-class SelectionSettings:
-    """Selector and stopping constants (paper App. C; defaults are the paper's)."""
-
-    rule: SelectionRule = "elbow"
-    margin: float = 0.15  # two-point elbow margin on log10 E_val (paper Sec. 4.3)
-    auto_stop: bool = True
-    min_stop_size: int = 2  # c_min, earliest admissible stopping size
-    plateau_tol: float = 0.03  # delta, relative-improvement tolerance
-    plateau_log_tol: float = 0.02  # extra log10-improvement condition of the reference (spec §6.6)
-    patience: int = 1
-    prune_contrib: float = 1e-4  # tau_contrib (paper Sec. 4.4)
-    prune_abs: float = 1e-10  # tau_abs
-    # Two places where the paper's wording and the reference code differ (spec §6.6-6.7):
-    # "reference" stops when the elbow is below c; "paper" (Algorithm 1) also needs it unchanged
-    # from the previous size. "front" takes the elbow on the dominance-filtered Pareto front;
-    # "all" on the best model of every evaluated size (Sec. 4.3). The 1-D defaults reproduce the
-    # paper's tables; the 2-D benchmarks need the paper's wording (benchmark B's convex front).
-    stability: StabilityRule = "reference"
-    elbow_points: ElbowPoints = "front"
 
 
 def pareto_front(sizes: NDArray, errors: NDArray) -> NDArray[np.intp]:

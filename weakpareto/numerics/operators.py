@@ -23,8 +23,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import fft as sp_fft
 from scipy import special
 
-FloatArray = NDArray[np.float64]
-ComplexArray = NDArray[np.complex128]
+from weakpareto._typing import ComplexArray, FloatArray
 
 
 def wavenumbers(n: int, length: float) -> FloatArray:

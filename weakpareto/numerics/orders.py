@@ -39,7 +39,7 @@ class Branch:
 
 
 def temporal_branches(
-    alpha_range: tuple[float, float], n_nodes: int = 47, eps: float = 1e-3
+    alpha_range: tuple[float, float], n_nodes: int, eps: float
 ) -> tuple[Branch, ...]:
     """Admitted temporal branches for a declared range (paper Sec. 4.2, spec §5.1).
 
@@ -75,7 +75,7 @@ def _branch_nodes(uniform: NDArray[np.float64], lo: float, hi: float) -> NDArray
     return nodes
 
 
-def beta_nodes(beta_range: tuple[float, float], n_nodes: int = 59) -> NDArray[np.float64]:
+def beta_nodes(beta_range: tuple[float, float], n_nodes: int) -> NDArray[np.float64]:
     """Uniform spatial-order grid ``linspace(beta_min, beta_max, n)`` (spec §5.1)."""
     return np.linspace(float(beta_range[0]), float(beta_range[1]), n_nodes)
 

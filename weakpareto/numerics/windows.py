@@ -13,9 +13,10 @@ from __future__ import annotations
 from typing import Literal
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 
-FloatArray = NDArray[np.float64]
+from weakpareto._typing import FloatArray
+
 Budget = Literal["paper", "standard", "smoke"]
 
 #: Guard added to the squared row norm before normalisation (spec §3.3).

@@ -26,22 +26,20 @@ An identity term has ``"order": 0.0``. The file is also a complete
 from __future__ import annotations
 
 import inspect
-import json
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from weakpareto.campaign.config import UserInputError
-from weakpareto.io import write_text_atomic
+from weakpareto.errors import UserInputError
+from weakpareto.io import write_json_atomic
 from weakpareto.user.estimator import WeakPareto
+from weakpareto.user.long_tables import long_table_to_grid, long_table_to_grid_2d
 from weakpareto.user.validation import (
     CheckedField,
     CheckedField2D,
     check_data_path,
     check_out_path,
-    long_table_to_grid,
-    long_table_to_grid_2d,
     one_line,
 )
 
@@ -179,10 +177,6 @@ def load_data(path: Path) -> tuple[Any, ...]:
 
 
 # -- output -----------------------------------------------------------------------------------
-def write_json_atomic(path: Path, payload: dict[str, Any]) -> None:
-    """Write JSON to a temporary file beside ``path``, then rename (never half-written)."""
-    text = json.dumps(payload, indent=2, allow_nan=False) + "\n"
-    write_text_atomic(path, text)
 
 
 def discover_command(args: list[str]) -> None:

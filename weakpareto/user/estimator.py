@@ -18,7 +18,7 @@ raises :class:`weakpareto.campaign.config.UserInputError`, a ``ValueError``.
 Two spatial dimensions (paper Sec. "Extension to two spatial dimensions"): ``fit(u, t, x, y)``
 with ``u`` of shape ``(nt, nx, ny)`` searches ``T_{m,alpha} u = sum_j xi_j X_{beta_j}^{(d_j)} u``
 with linear terms only (``powers=(0,)``) and a direction label ``d_j in {x, y}`` per term,
-searched together with the orders (:func:`weakpareto.library.weak_2d.discover_2d`: separable
+searched together with the orders (:func:`weakpareto.method.discovery_2d.discover_2d`: separable
 t/x/y Gaussian tests, the same branch-aware search, elbow, pruning, polish and refit).
 
 >>> WeakPareto(alpha_range=(0.55, 1.25), beta_range=(0.5, 2.5), powers=(0,)).fit(
@@ -36,12 +36,19 @@ from typing import Any, cast
 
 import numpy as np
 
-from weakpareto.campaign.config import UserInputError
+from weakpareto._version import __version__
+from weakpareto.errors import UserInputError
 from weakpareto.library.weak import PowerMode, SpatialTests, weak_library
-from weakpareto.library.weak_2d import discover_2d, weak_library_2d
-from weakpareto.method.discovery import DiscoveryConfig, RefineSettings, discover
-from weakpareto.method.search import SearchSettings
-from weakpareto.method.selection import SelectionSettings
+from weakpareto.library.weak_2d import weak_library_2d
+from weakpareto.method.discovery import discover
+from weakpareto.method.discovery_2d import discover_2d
+from weakpareto.method.settings import (
+    DEFAULT_C_MAX,
+    DiscoveryConfig,
+    RefineSettings,
+    SearchSettings,
+    SelectionSettings,
+)
 from weakpareto.numerics.operators import SpectralKind
 from weakpareto.records import DiscoveryResult, Equation, FrontPoint
 from weakpareto.user.validation import (
@@ -52,6 +59,9 @@ from weakpareto.user.validation import (
     check_params,
     check_spatial_dims,
 )
+
+# The method's defaults are conf/'s (weakpareto.method.settings): one set for Python and CLI.
+_SEARCH, _SELECTION, _REFINE = SearchSettings(), SelectionSettings(), RefineSettings()
 
 #: Tolerance (relative to max |u|) under which a slightly negative minimum still counts as a
 #: nonnegative field for ``power_mode="auto"`` (spectral round-off, e.g. -1e-15 on FADE).
@@ -132,8 +142,9 @@ def _json_param(v: Any) -> Any:
 class WeakPareto:
     """Weak-form, continuous-order Pareto discovery of a fractional PDE (paper Algorithm 1).
 
-    Parameters (defaults are the paper's constants, App. C, except the search ranges, which the
-    paper declares per benchmark in tab:searchranges and which here default to a generic range)
+    Parameters (defaults are the method's constants in ``conf/`` — the paper's, App. C — except
+    the search ranges, which the paper declares per benchmark in tab:searchranges and which here
+    default to a generic range)
     ----------
     operator : {"directional", "riesz"}
         Periodic spatial operator family (paper Eqs. 2-3): ``directional`` has multiplier
@@ -199,17 +210,17 @@ class WeakPareto:
         beta_range: tuple[float, float] = (0.5, 2.0),
         powers: tuple[int, ...] = (0, 1, 2),
         power_mode: str = "auto",
-        max_terms: int = 4,
+        max_terms: int = DEFAULT_C_MAX,
         test_functions: str = "gaussian",
         test_counts: tuple[int, int] | None = None,
         seed: int = 0,
-        popsize: int = 7,
-        maxiter: int = 24,
-        updating: str = "deferred",
-        ridge: float = 1e-3,
-        selection: str = "elbow",
-        margin: float = 0.15,
-        polish: bool = True,
+        popsize: int = _SEARCH.popsize,
+        maxiter: int = _SEARCH.maxiter,
+        updating: str = _SEARCH.updating,
+        ridge: float = _SEARCH.ridge,
+        selection: str = _SELECTION.rule,
+        margin: float = _SELECTION.margin,
+        polish: bool = _REFINE.polish,
     ) -> None:
         self.operator = operator
         self.alpha_range = alpha_range
@@ -354,7 +365,7 @@ class WeakPareto:
         return self
 
     def _fit_checked_2d(self, field: CheckedField2D, cfg: DiscoveryConfig) -> WeakPareto:
-        """2-D directional discovery (:func:`weakpareto.library.weak_2d.discover_2d`)."""
+        """2-D directional discovery (:func:`weakpareto.method.discovery_2d.discover_2d`)."""
         counts = check_params(self.get_params())["test_counts"]
         lib = weak_library_2d(
             field.u,
@@ -525,9 +536,7 @@ def _check_data(
 
 
 def _version() -> str:
-    import weakpareto
-
-    return str(getattr(weakpareto, "__version__", "unknown"))
+    return __version__
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -39,12 +39,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
-from weakpareto.campaign.config import UserInputError
+from weakpareto._typing import Array
+from weakpareto.errors import UserInputError
+from weakpareto.method.settings import DEFAULT_EPS_ALPHA, DEFAULT_N_ALPHA_NODES
 from weakpareto.numerics.orders import temporal_branches
-
-Array = NDArray[np.float64]
 
 #: Relative tolerance on the grid step: ``|h_i - h| <= 1e-6 * h`` (plus float rounding).
 REL_STEP_TOL = 1e-6
@@ -145,7 +144,7 @@ def check_alpha_range(value: Any) -> tuple[float, float]:
             "e.g. alpha_range=[0.6,1.05]"
         )
     try:
-        temporal_branches((lo, hi))
+        temporal_branches((lo, hi), DEFAULT_N_ALPHA_NODES, DEFAULT_EPS_ALPHA)
     except ValueError as err:
         raise UserInputError(one_line(err)) from None
     return lo, hi
@@ -581,93 +580,3 @@ def check_spatial_dims(params: Mapping[str, Any], dims: int) -> None:
             f"test_counts={list(counts)} has {len(counts)} entries but u has two spatial "
             "dimensions; use [K_t,K_x,K_y], e.g. test_counts=[30,40,40], or omit it"
         )
-
-
-# -- long tables ------------------------------------------------------------------------------
-def _pivot(table: Any, coords: tuple[str, ...], source: str) -> tuple[Array, list[Array]]:
-    """Pivot a long table with coordinate columns ``coords`` and value column ``u``."""
-    cols = [str(c) for c in table.columns]
-    need = (*coords, "u")
-    missing = [c for c in need if c not in cols]
-    tup = f"({', '.join(coords)})"
-    if missing:
-        raise UserInputError(
-            f"{source} lacks column(s) {', '.join(missing)} (found: {', '.join(cols) or 'none'});"
-            f" a long table needs columns {', '.join(need)} with one row per grid point"
-        )
-    if len(table) == 0:
-        raise UserInputError(f"{source} has no rows; it needs one row per {tup} grid point")
-    arrays = {}
-    for c in need:
-        series = table[c]
-        try:
-            arrays[c] = np.asarray(series, dtype=float)
-        except (TypeError, ValueError):
-            raise UserInputError(
-                f"column {c} of {source} is not numeric (dtype {series.dtype}); "
-                "remove text values or header lines inside the data"
-            ) from None
-    for name in coords:
-        bad = ~np.isfinite(arrays[name])
-        if bad.any():
-            raise UserInputError(
-                f"column {name} of {source} has {int(bad.sum())} empty/NaN value(s), first in "
-                f"data row {int(np.argmax(bad))}; every row needs finite {', '.join(coords)}"
-            )
-    values, inverse = [], []
-    for name in coords:
-        v, inv = np.unique(arrays[name], return_inverse=True)
-        values.append(v)
-        inverse.append(inv.ravel())
-    shape = tuple(v.size for v in values)
-    flat = np.ravel_multi_index(tuple(inverse), shape)
-    size = int(np.prod(shape))
-    counts = np.bincount(flat, minlength=size)
-    kind = "pairs" if len(coords) == 2 else "triples"
-
-    def where(k: int) -> str:
-        idx = np.unravel_index(k, shape)
-        return ", ".join(f"{values[a][int(i)]:g}" for a, i in enumerate(idx))
-
-    if np.any(counts > 1):
-        raise UserInputError(
-            f"{source} has {int(np.sum(counts[counts > 1] - 1))} duplicate {tup} row(s), first "
-            f"{tup} = ({where(int(np.argmax(counts > 1)))}); keep one row per grid point"
-        )
-    if np.any(counts == 0):
-        rest = coords[1] if len(coords) == 2 else f"({', '.join(coords[1:])})"
-        raise UserInputError(
-            f"{source} misses {int(np.sum(counts == 0))} of {counts.size} {tup} {kind} of the "
-            f"{' x '.join(str(n) for n in shape)} grid, first {tup} = "
-            f"({where(int(np.argmax(counts == 0)))}); every t needs a row for every {rest}"
-        )
-    u = np.empty(size)
-    u[flat] = arrays["u"]
-    return u.reshape(shape), values
-
-
-def long_table_to_grid(table: Any, source: str = "table") -> tuple[Array, Array, Array]:
-    """Pivot a long-form table (columns ``t``, ``x``, ``u``; one row per grid point).
-
-    Raises on missing or non-numeric columns, non-finite coordinates, duplicate ``(t, x)``
-    pairs and missing ``(t, x)`` pairs. NaN values of ``u`` are kept (reported by
-    :func:`check_field` with their position). A table with a ``y`` column is 2-D: use
-    :func:`long_table_to_grid_2d`.
-    """
-    if "y" in [str(c) for c in table.columns]:
-        raise UserInputError(
-            f"{source} has a y column (two spatial dimensions); pivot it with "
-            "long_table_to_grid_2d, which returns (u, t, x, y)"
-        )
-    u, (t, x) = _pivot(table, ("t", "x"), source)
-    return u, t, x
-
-
-def long_table_to_grid_2d(table: Any, source: str = "table") -> tuple[Array, Array, Array, Array]:
-    """Pivot a 2-D long-form table (columns ``t``, ``x``, ``y``, ``u``) to ``u (nt, nx, ny)``.
-
-    The checks of :func:`long_table_to_grid` apply to ``(t, x, y)`` triples: duplicate and
-    missing triples are named with the first offending ``(t, x, y)``.
-    """
-    u, (t, x, y) = _pivot(table, ("t", "x", "y"), source)
-    return u, t, x, y

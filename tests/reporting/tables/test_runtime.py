@@ -1,6 +1,10 @@
+"""Paper tab:runtime from the `wp bench` stages."""
+
+from __future__ import annotations
+
 import pandas as pd
 
-from weakpareto.reporting.runtime import runtime_tables, write_runtime
+from weakpareto.reporting.tables.runtime import as_text, runtime_tables, write_runtime
 
 
 def test_runtime_table_cells(tmp_path):
@@ -15,8 +19,16 @@ def test_runtime_table_cells(tmp_path):
     assert r"FADE & 0.89 & 0.37 & $\sim2640$ & $7\times24$ \\" in latex
     assert r"Frac. RD (space) & 0.33 & -- & $\sim1440$" in latex  # no strong run: "--"
     assert "\\toprule" in latex and "\\bottomrule" in latex
+    assert r"\centering" not in latex  # the paper's tab:runtime is not centred
     assert "| FADE | Weak time (s) | 7.4 | 0.89 |" in md
+    assert "| FADE | Weak rows K | 2640 | 2640 |" in md
+    assert "| Frac. Burgers | DE budget | 7x24 | 7x24 |" in md
     stages.to_csv(tmp_path / "stages.csv", index=False)
     paths = write_runtime(tmp_path / "out", tmp_path)
     assert [p.name for p in paths] == ["tab_runtime.tex", "tab_runtime_paper_vs_ours.md"]
     assert write_runtime(tmp_path / "out", tmp_path / "missing") == []
+
+
+def test_as_text():
+    assert as_text(r"$\sim2640$") == "2640" and as_text(r"$7\times24$") == "7x24"
+    assert as_text("--") == "--"
