@@ -247,11 +247,15 @@ def test_non_editable_install_finds_configs(tmp_path):
     """A regular wheel install carries conf/ (as weakpareto.conf) and the data files."""
     root = Path(__file__).parents[1]
     wheel_dir, site = tmp_path / "wheel", tmp_path / "site"
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheel_dir), str(root)],
+    build = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "-w", str(wheel_dir), str(root)],
         check=True,
         capture_output=True,
+        text=True,
     )
+    # every package and data folder is declared: setuptools has nothing to warn about
+    log = build.stdout + build.stderr
+    assert not re.findall(r"absent from|BuildBackendWarning|SetuptoolsDeprecationWarning", log)
     wheel = next(wheel_dir.glob("weakpareto-*.whl"))
     subprocess.run(
         [
@@ -289,49 +293,179 @@ def test_non_editable_install_finds_configs(tmp_path):
         ).stdout
     )
     assert np.load(tmp_path / "b.npz")["u"].shape == (150, 120)
+    tiny = ["search.maxiter=1", "search.popsize=1", "search.c_max=1", "search.test_budget=smoke"]
+    out = subprocess.run(
+        [sys.executable, "-c", code, "run", "-m", "noise=0,0.1", "seeds=1", "results_dir=r", *tiny],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert out.returncode == 0, out.stderr
+    assert len(list((tmp_path / "r" / "fade").glob("*.front.parquet"))) == 2
 
 
-@pytest.mark.parametrize(
-    "args, needle",
-    [
-        (["benchmark=nope"], "fade"),  # lists the valid names
-        (["noise=-0.1"], "noise"),
-        (["noise=nan"], "noise"),
-        (["noise_law=pink"], "multiplicative"),
-        (["out=/nonexistent/dir/f.npz"], "does not exist"),
-        (["seed=abc"], "seed"),
-        (["seed=1.5"], "seed"),
-        (["out=f.txt"], ".npz"),
-        (["nosuchkey=1"], "nosuchkey"),
-    ],
-)
-def test_generate_bad_input(args, needle, tmp_path, capsys, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    full = ["generate", "benchmark=fade", "out=f.npz", *args]
-    err = expect_exit2(full, capsys)
-    assert needle in err
-    assert not (tmp_path / "f.npz").exists()
+def test_packaging_declares_every_folder_that_ships_files():
+    """pyproject lists each folder with data (conf/<group>/, data/, reporting/paper/) as a
+    package with patterns matching all its files; a new folder must be added there."""
+    import tomllib
+
+    root = Path(__file__).parents[1]
+    tool = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+    packages, data = set(tool["packages"]), tool["package-data"]
+    mapping = {"weakpareto.conf": root / "conf", "weakpareto": root / "weakpareto"}
+    for top, base in mapping.items():
+        for folder in [base, *(d for d in base.rglob("*") if d.is_dir())]:
+            if folder.name == "__pycache__" or (top == "weakpareto" and folder.name == "conf"):
+                continue
+            files = [f for f in folder.iterdir() if f.is_file() and f.suffix not in (".py", ".pyc")]
+            rel = folder.relative_to(base).parts
+            name = ".".join([top, *rel])
+            if not files and not (folder / "__init__.py").exists():
+                continue
+            assert name in packages, f"{folder} ships files but {name} is not a package"
+            for f in files:
+                assert any(f.match(pat) for pat in data.get(name, [])), f"{f} not in package-data"
 
 
-@pytest.mark.parametrize(
-    "args, needle",
-    [
-        (["method=magic"], "weak_pareto"),
-        (["seeds=0"], "seeds"),
-        (["seeds=-2"], "seeds"),
-        (["benchmark.library.alpha_range=[1.0,0.5]"], "alpha_range"),
-        (["benchmark.library.beta_range=[2.0,0.5]"], "beta_range"),
-        (["benchmark.library.alpha_range=[0.9992,0.9998]"], "no temporal branch"),
-        (["benchmark.library.powers=[0,-1]"], "powers"),
-        (["search.vectorized=true", "search.updating=immediate"], "deferred"),
-        (["workers=0"], "workers"),
-        (["benchmark=twod_a", "method=strong_pareto"], "2-D"),
-    ],
-)
-def test_run_bad_input(args, needle, tmp_path, capsys):
-    err = expect_exit2(["run", "benchmark=fade", f"results_dir={tmp_path}", *args], capsys)
-    assert needle in err
-    assert not any(tmp_path.rglob("*.parquet"))
+def test_output_into_a_closed_pipe_is_quiet(tmp_path):
+    """`wp run ... | head`: the reader leaves; no traceback, exit 141 (128 + SIGPIPE)."""
+    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    tiny = ["search.maxiter=1", "search.popsize=1", "search.c_max=1", "search.test_budget=smoke"]
+    args = [str(WP), "run", "seeds=1", "progress=false", f"results_dir={tmp_path}", *tiny]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # nobody reads the summary
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 141 and "Traceback" not in err, err
+
+
+#: Every bad input tried on `wp run` / `wp generate` / `wp report` (the README's table): each is
+#: one line on stderr, exit code 2, nothing computed and no file left behind. ``FILE`` is an
+#: existing plain file, ``DIR.npz`` an existing directory.
+BAD_INPUT: list[tuple[str, list[str], str]] = [
+    ("run", ["benchmark=nope"], "valid benchmark options: ade, burgers, fade"),
+    ("run", ["method=magic"], "weak_pareto"),
+    ("run", ["noise=-0.1"], "noise"),
+    ("run", ["noise=abc"], "noise"),
+    ("run", ["noise=nan"], "noise"),
+    ("run", ["noise_law=pink"], "multiplicative"),
+    ("run", ["seed=-1"], "seed"),
+    ("run", ["seed=1.5"], "seed"),
+    ("run", ["seeds=0"], "seeds"),
+    ("run", ["seeds=-2"], "seeds"),
+    ("run", ["seeds=1.5"], "seeds"),
+    ("run", ["seed=4294967295"], "2**32"),
+    ("run", ["seeds=5000000000"], "2**32"),
+    ("run", ["workers=0"], "workers"),
+    ("run", ["workers=abc"], "workers"),
+    ("run", ["workers=100000"], "workers"),
+    ("run", ["overwrite=maybe"], "true or false"),
+    ("run", ["progress=yes"], "true or false"),
+    ("run", ["nosuchkey=1"], "nosuchkey"),
+    ("run", ["+foo=1"], "unknown key foo"),
+    ("run", ["++search.foo=1"], "unknown key search.foo"),
+    ("run", ["~search.ridge"], "removed"),
+    ("run", ["experiment=foo"], "+experiment"),
+    ("run", ["noise=[0,"], "noise"),
+    ("run", ["seeds=${nope}"], "nope"),
+    ("run", ["selection.margin=abc"], "selection.margin"),
+    ("run", ["selection.margin=nan"], "selection.margin"),
+    ("run", ["selection.margin=-0.1"], "selection.margin"),
+    ("run", ["selection.rule=best"], "elbow"),
+    ("run", ["search.updating=fast"], "deferred"),
+    ("run", ["search.maxiter=0"], "search.maxiter"),
+    ("run", ["search.popsize=2.5"], "search.popsize"),
+    ("run", ["search.test_counts=[10]"], "K_t"),
+    ("run", ["search.vectorized=true", "search.updating=immediate"], "deferred"),
+    ("run", ["benchmark.library.alpha_range=[1.0,0.5]"], "alpha_range"),
+    ("run", ["benchmark.library.alpha_range=[0.5,2.5]"], "(0, 2)"),
+    ("run", ["benchmark.library.alpha_range=[0.9992,0.9998]"], "no temporal branch"),
+    ("run", ["benchmark.library.beta_range=[2.0,0.5]"], "beta_range"),
+    ("run", ["benchmark.library.powers=[0,-1]"], "powers"),
+    ("run", ["benchmark=twod_a", "method=strong_pareto"], "2-D"),
+    ("run", ["benchmark=twod_a", "benchmark.library.powers=[0,1]"], "2-D"),
+    ("run", ["results_dir=FILE"], "is a file"),
+    ("run", ["results_dir=FILE/sub"], "cannot create"),
+    ("run", ["results_dir=/proc/nope"], "cannot create"),
+    ("run", ["-m", "noise=0,0.1,-1"], "noise"),
+    ("run", ["--fast"], "--fast"),
+    ("generate", ["benchmark=nope"], "fade"),
+    ("generate", ["noise=-0.1"], "noise"),
+    ("generate", ["noise=nan"], "noise"),
+    ("generate", ["noise_law=pink"], "multiplicative"),
+    ("generate", ["seed=abc"], "seed"),
+    ("generate", ["seed=1.5"], "seed"),
+    ("generate", ["out=f.txt"], ".npz"),
+    ("generate", ["out=/nonexistent/dir/f.npz"], "does not exist"),
+    ("generate", ["out=DIR.npz"], "is a directory"),
+    ("generate", ["out=/proc/f.npz"], "not writable"),
+    ("generate", ["nosuchkey=1"], "nosuchkey"),
+    ("generate", ["+foo=1"], "unknown key foo"),
+    ("generate", ["benchmark.grid.nt=abc"], "benchmark.grid.nt"),
+    ("generate", ["-x"], "-x"),
+    ("report", ["color=red"], "color"),
+    ("report", ["tables"], "key=value"),
+    ("report", ["results_dir=nope"], "does not exist"),
+    ("report", ["results_dir=FILE"], "is a file"),
+    ("report", ["out_dir=FILE"], "is a file"),
+    ("report", ["out_dir=/proc/nope"], "cannot create"),
+]
+BASE = {
+    "run": ["benchmark=fade", "results_dir=res", "seeds=2", "progress=false"],
+    "generate": ["benchmark=fade", "out=f.npz"],
+    "report": ["results_dir=runs", "out_dir=tables"],
+}
+
+
+def _bad_input_dir(tmp_path: Path) -> Path:
+    (tmp_path / "FILE").write_text("a file, not a directory\n")
+    (tmp_path / "DIR.npz").mkdir()
+    (tmp_path / "runs").mkdir()
+    return tmp_path
+
+
+def _hint(err: str) -> str | None:
+    """The ``key=value`` an error message suggests (``e.g. key=value``), if any."""
+    m = re.search(r"e\.g\. (\S+=\S*?)[;,)]?(?:\s|$)", err)
+    return m.group(1) if m else None
+
+
+def _key(arg: str) -> str:
+    return arg.lstrip("+~").split("=", 1)[0]
+
+
+@pytest.mark.parametrize("sub, args, needle", BAD_INPUT)
+def test_bad_input_is_one_line_exit_2_and_its_hint_is_accepted(
+    sub, args, needle, tmp_path, capsys, monkeypatch
+):
+    """One line, exit 2, no file left; the value the message suggests is itself accepted."""
+    from weakpareto.campaign import runner
+    from weakpareto.campaign.compose import validate_run_overrides
+    from weakpareto.campaign.generate import generate_command
+
+    monkeypatch.chdir(_bad_input_dir(tmp_path))
+    monkeypatch.setattr(runner, "run_config", lambda cfg: pytest.fail("computed"))
+    before = sorted(p.name for p in tmp_path.rglob("*"))
+    flags = [a for a in args if a.startswith("-") and not a.startswith("--") and a != "-x"]
+    given = [a for a in args if a not in flags]
+    err = expect_exit2([sub, *flags, *BASE[sub], *given], capsys)
+    assert needle in err, err
+    assert sorted(p.name for p in tmp_path.rglob("*")) == before  # nothing left behind
+    hint = _hint(err)
+    if hint is None:
+        return
+    fixed = [a for a in [*BASE[sub], *given] if _key(a) != _key(hint)] + [hint]
+    if sub == "run":
+        validate_run_overrides(fixed, multirun=bool(flags))
+    elif sub == "generate":
+        generate_command(fixed)
+
+
+def test_bad_input_table_covers_every_validation_path():
+    """The table above exercises every kind of check (compose, schema, run, path, flags)."""
+    subs = {sub for sub, _, _ in BAD_INPUT}
+    assert subs == {"run", "generate", "report"} and len(BAD_INPUT) >= 60
 
 
 def test_unknown_subcommand(capsys):
@@ -369,6 +503,10 @@ def test_multirun_sweep_writes_one_result_per_point(tmp_path):
         if not p.name.endswith(".front.parquet")
     )
     assert len(files) == 2 and "__0__" in files[0] + files[1] and "__0.05__" in "".join(files)
+    # Hydra's sweep record goes under the results directory, nothing into the current one
+    assert [p.name for p in tmp_path.iterdir()] == ["r"]
+    (record,) = (tmp_path / "r" / ".multirun").glob("*/multirun.yaml")
+    assert sorted(p.name for p in record.parent.iterdir()) == ["multirun.yaml"]
 
 
 def test_multirun_with_joblib_launcher(tmp_path):
@@ -391,6 +529,7 @@ def test_multirun_with_joblib_launcher(tmp_path):
     )
     assert out.returncode == 0, out.stderr
     assert len(list((tmp_path / "r" / "fade").glob("*.front.parquet"))) == 2
+    assert [p.name for p in tmp_path.iterdir()] == ["r"]  # no outputs/multirun/ here
 
 
 def test_generate_2d_uses_the_run_noise_realisation(tmp_path, monkeypatch):

@@ -4,7 +4,9 @@
 ``argv`` first; only then is the module implementing it imported. Help texts live here and need
 nothing beyond the standard library (group options are read from the installed ``conf/`` with
 :mod:`importlib.resources`), so ``wp --help`` and ``wp <subcommand> --help`` start without
-loading scipy, pandas, matplotlib or Hydra. Bad input becomes one line on stderr and exit code 2.
+loading scipy, pandas, matplotlib or Hydra. Bad input becomes one line on stderr and exit code 2
+(before anything is computed or written: overrides, values and output paths are checked first);
+Ctrl-C (or SIGTERM during ``wp run``) one line saying what was saved and exit code 130.
 
 Subcommands: ``generate`` (write a benchmark field), ``run`` (discovery over seeds, Parquet),
 ``report`` (LaTeX tables from Parquet), ``discover`` (your own data), ``bench`` (timings).
@@ -114,16 +116,21 @@ def run_help() -> str:
             "  results_dir=<dir>      where the Parquet results go (results/runs)",
             "  overwrite=true|false   re-run finished (config, seed) pairs; otherwise they are "
             "skipped,",
-            "                         so an interrupted run resumes (false)",
+            "                         so an interrupted run resumes (failed seeds run again; "
+            "seeds another",
+            "                         `wp run` on the same results_dir is computing are left to "
+            "it) (false)",
             "  progress=true|false    progress bars (true)",
-            "  experiment=<name>, variant=<label>   labels stored with every row (adhoc, default)",
+            "  variant=<label>        label stored with every row (default)",
             "  search.<key>=<v>       any constant of conf/search/paper.yaml, e.g. "
             "search.maxiter=30",
             "  selection.<key>=<v>    any constant of conf/selection/elbow.yaml, e.g. "
             "selection.margin=0.1",
             "  benchmark.<key>=<v>    any benchmark constant, e.g. "
             "benchmark.library.alpha_range=[0.6,1.05]",
-            "  -m +experiment=<table> a paper table's sweep, e.g. wp run -m +experiment=main",
+            "  -m +experiment=<table> a paper table's settings and sweep, e.g. wp run -m "
+            "+experiment=main;",
+            "                         the table's name is the experiment label of its rows (adhoc)",
             "  -m hydra/launcher=joblib   run sweep jobs in parallel (pip install '.[joblib]')",
             "",
             "config groups and their options:",
@@ -144,11 +151,12 @@ def discover_help() -> str:
     # defaults are checked against weakpareto.user.discover_command by tests/test_cli.py.
     return "\n".join(
         [
-            "usage: wp discover data=<file.npz|.csv|.parquet> out=<result.json> [key=value ...]",
+            "usage: wp discover data=<file.npz|.mat|.csv|.parquet> out=<result.json> "
+            "[key=value ...]",
             "",
             "Discovers an equation in your own field and writes the result JSON atomically.",
             "options (default):",
-            "  data=<file>              .npz with arrays u (nt x nx), t (nt), x (nx), or a "
+            "  data=<file>              .npz/.mat with arrays u (nt x nx), t (nt), x (nx), or a "
             ".csv/.parquet",
             "                           long table with columns t, x, u (required); 2-D: also y "
             "(ny) with",
@@ -159,6 +167,10 @@ def discover_help() -> str:
             "includes",
             "                           the endpoint",
             "  period_y=<L>             2-D only: the y period (ny*dy)",
+            "  u_key=<name>             variable of u in a .npz/.mat (u, usol, U or uu)",
+            "  t_key=<name>             variable of t (t or tt)",
+            "  x_key=<name>             variable of x (x or xx)",
+            "  y_key=<name>             2-D: variable of y (y or yy)",
             "  operator=directional     directional ((ik)^beta) or riesz (-|k|^beta)",
             "  alpha_range=[0.5,1.5]    time-order search interval inside (0, 2)",
             "  beta_range=[0.5,2.0]     space-order interval, lo >= 0 (lo = 0 admits the term u)",
@@ -168,12 +180,15 @@ def discover_help() -> str:
             "  test_functions=gaussian  gaussian | fourier (1-D only)",
             "  test_counts=null         [Kt,Kx] (2-D: [Kt,Kx,Ky]); null: the paper's rule",
             "  seed=0                   train/validation split and search seed",
+            "  method=weak_pareto_robust  weak_pareto_robust (ours: gain selector on refined "
+            "models,",
+            "                           unbiased refit) | weak_pareto (the paper's Algorithm 1)",
             "  popsize=7                DE population multiplier",
             "  maxiter=24               DE generations",
             "  updating=deferred        DE updating: deferred | immediate",
             "  ridge=0.001              ridge of the least-squares fits",
-            "  selection=elbow          elbow | aic | bic",
-            "  margin=0.15              two-point elbow margin",
+            "  selection=null           gain | elbow | aic | bic; null: the method's own",
+            "  margin=0.15              margin on log10 E_val (per added term for gain)",
             "  polish=true              polish the selected orders and refit",
             "example: wp discover data=f.npz operator=directional alpha_range=[0.6,1.05] "
             "beta_range=[0.5,2.0] out=r.json",
@@ -268,10 +283,15 @@ def dispatch(sub: str, args: list[str]) -> None:
     elif sub == "report":
         _reject_flags(sub, flags)
         opts = _report_options(overrides)
+        from weakpareto.campaign.paths import readable_dir, writable_dir
+
+        readable_dir(opts["results_dir"], "results_dir")
+        writable_dir(opts["out_dir"], "out_dir")
         from weakpareto.reporting.render import render_all
 
-        for p in render_all(opts["results_dir"], opts["out_dir"]):
-            print(p)
+        paths = render_all(opts["results_dir"], opts["out_dir"])
+        if paths:
+            _print("\n".join(str(p) for p in paths))
     elif sub == "discover":
         from weakpareto.user.discover_command import discover_command
 
@@ -306,8 +326,9 @@ def main(argv: list[str] | None = None) -> None:
         dispatch(sub, rest)
     except UserInputError as err:
         fail(str(err))
-    except KeyboardInterrupt:
-        print("wp: interrupted; completed results are saved, re-run to resume", file=sys.stderr)
+    except KeyboardInterrupt as err:  # wp run says how many seeds finished (RunInterrupted)
+        text = str(err) or "interrupted; completed results are saved, rerun to resume"
+        print(f"wp: {text}", file=sys.stderr)
         raise SystemExit(130) from None
 
 

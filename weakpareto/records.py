@@ -6,6 +6,7 @@ An :class:`Equation` is the encoding ``M = (m_alpha, alpha, p, beta, xi)`` of pa
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -68,6 +69,22 @@ class Term:
         return rf"{pw}\,{base}"
 
 
+def format_coef(value: float, sig_digits: int | None = None) -> str:
+    """A coefficient as text: 4 decimals (``sig_digits=None``) or at least ``sig_digits``
+    significant digits (see :meth:`Equation.text`)."""
+    if sig_digits is None:
+        return f"{value:.4f}"
+    if sig_digits < 1:
+        raise ValueError(f"sig_digits must be >= 1, got {sig_digits}")
+    mag = abs(value)
+    if mag == 0.0 or not math.isfinite(mag):
+        return f"{value:.4f}"
+    # 4 decimals show floor(log10|c|) + 5 significant digits.
+    if 10.0 ** (sig_digits - 5) <= mag < 1e4:
+        return f"{value:.4f}"
+    return f"{value:.{sig_digits - 1}e}"
+
+
 def _lhs_text(mode: Mode, alpha: float) -> str:
     return "u_t" if mode == "int" else f"D_t^{alpha:.4f} u"
 
@@ -94,12 +111,20 @@ class Equation:
         terms = sorted(self.terms, key=lambda t: (t.power, t.direction or "", t.order, t.coef))
         return Equation(self.mode, self.alpha, tuple(terms), self.operator)
 
-    def text(self) -> str:
+    def text(self, sig_digits: int | None = None) -> str:
+        """The equation as text.
+
+        ``sig_digits=None`` (default) prints every coefficient with 4 decimals — the format of
+        the committed tables and stored runs. An integer ``s >= 1`` never hides a coefficient:
+        it keeps the 4-decimal form where that shows at least ``s`` significant digits and the
+        value is below 1e4, and uses scientific notation with ``s`` significant digits otherwise
+        (``1.235e-06``, ``4.560e+05``).
+        """
         rhs = ""
         for i, term in enumerate(self.terms):
             c = term.coef
             sign = "-" if c < 0 else "+"
-            body = f"{abs(c):.4f} {term.text(self.operator)}"
+            body = f"{format_coef(abs(c), sig_digits)} {term.text(self.operator)}"
             rhs += (f"-{body}" if c < 0 else body) if i == 0 else f" {sign} {body}"
         return f"{_lhs_text(self.mode, self.alpha)} = {rhs or '0'}"
 

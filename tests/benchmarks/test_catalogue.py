@@ -17,6 +17,8 @@ ALL = [
     "burgers",
     "fade",
     "fade_ml",
+    "kdv",
+    "ks",
     "rd_space",
     "rd_timespace",
     "riesz2",
@@ -93,6 +95,8 @@ TRUTH = {
     "riesz2": ("int", 1.0, "riesz", [(0, 0.55, 0.05), (0, 2.8, 0.005)]),
     "superunit": ("sup", 1.65, "directional", [(0, 2.0, 0.12)]),
     "twod_a": ("sub", 0.85, "directional", [(0, 1.7, 0.3, "x"), (0, 1.4, 0.2, "y")]),
+    "ks": ("int", 1.0, "directional", [(1, 1.0, -1.0), (0, 2.0, -1.0), (0, 4.0, -1.0)]),
+    "kdv": ("int", 1.0, "directional", [(1, 1.0, -6.0), (0, 3.0, -1.0)]),
     "twod_b": (
         "sub",
         0.85,
@@ -114,6 +118,8 @@ SEARCH = {
     "superunit": ((0.65, 1.85), (0.50, 2.50), 1, [0], "raw", "directional", (2, 0)),
     "twod_a": ((0.55, 1.25), (0.50, 2.50), 4, [0], "raw", "directional", (0, 0)),
     "twod_b": ((0.55, 1.25), (0.50, 2.50), 4, [0], "raw", "directional", (0, 0)),
+    "ks": ((0.90, 1.10), (0.50, 4.50), 4, [0, 1], "raw", "directional", (5, 0)),  # issue 11
+    "kdv": ((0.90, 1.10), (0.50, 4.50), 4, [0, 1], "raw", "directional", (5, 0)),  # issue 11
 }
 
 

@@ -20,6 +20,8 @@ ALL = [
     "burgers",
     "fade",
     "fade_ml",
+    "kdv",
+    "ks",
     "rd_space",
     "rd_timespace",
     "riesz2",
@@ -54,6 +56,8 @@ GRIDS = {
     "burgers": ((150, 120), np.arange(150) * 12 / 150, np.linspace(0, 30, 120, endpoint=False)),
     "riesz2": ((90, 128), np.linspace(0, 0.2, 90), np.linspace(0, 20, 128, endpoint=False)),
     "superunit": ((120, 64), np.linspace(0, 2, 120), np.linspace(0, TWO_PI, 64, endpoint=False)),
+    "ks": ((300, 256), 0.5 * np.arange(300), np.linspace(0, 32 * np.pi, 256, endpoint=False)),
+    "kdv": ((200, 256), 0.1 * np.arange(200), np.linspace(0, 40, 256, endpoint=False)),
     "twod_a": ((90, 80, 80), np.linspace(0, 3, 90), np.linspace(0, TWO_PI, 80, endpoint=False)),
     "twod_b": ((90, 80, 80), np.linspace(0, 3, 90), np.linspace(0, TWO_PI, 80, endpoint=False)),
 }

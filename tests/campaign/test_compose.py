@@ -11,6 +11,7 @@ import weakpareto.campaign
 from weakpareto.campaign.compose import (
     compose_config,
     expand_sweep,
+    sweep_jobs,
     user_overrides,
     validate_run_overrides,
 )
@@ -33,7 +34,9 @@ def test_compose_applies_overrides_and_resolves():
     [
         (["benchmark=nope"], ["nope", "valid benchmark options", "fade", "burgers"]),
         (["method=magic"], ["valid method options", "weak_pareto_nopolish"]),
-        (["nosuchkey=1"], ["nosuchkey", "check the spelling"]),
+        (["nosuchkey=1"], ["unknown key nosuchkey", "valid top-level keys: benchmark"]),
+        (["search.nosuch=1"], ["unknown key search.nosuch", "valid search keys: anchors"]),
+        (["benchmark=burgers", "benchmark.grid.nz=1"], ["valid benchmark.grid keys: L, T"]),
         (["search.maxiter=${nope}"], ["nope"]),
     ],
 )
@@ -58,7 +61,7 @@ def test_expand_sweep_is_the_cartesian_product():
 
 
 def test_expand_sweep_parse_error_is_a_user_error():
-    with pytest.raises(UserInputError, match="cannot parse overrides"):
+    with pytest.raises(UserInputError, match="cannot parse .noise=\\[0,."):
         expand_sweep(["noise=[0,"])
 
 
@@ -67,13 +70,30 @@ def test_user_overrides_drop_hydra_settings():
     assert user_overrides(ovs) == ["+experiment=main", "noise=0"]
 
 
-def test_validate_run_overrides_checks_every_sweep_point():
-    assert validate_run_overrides(["benchmark=fade,burgers", "noise=0,0.1"], True) == 4
-    assert validate_run_overrides(["benchmark=fade", "hydra/launcher=basic"], False) == 1
+def test_validate_run_overrides_checks_every_sweep_point(tmp_path):
+    res = f"results_dir={tmp_path / 'r'}"
+    assert validate_run_overrides(["benchmark=fade,burgers", "noise=0,0.1", res], True) == 4
+    assert validate_run_overrides(["benchmark=fade", "hydra/launcher=basic", res], False) == 1
+    assert (tmp_path / "r").is_dir() and list((tmp_path / "r").iterdir()) == []  # probed
     with pytest.raises(UserInputError, match="noise"):
-        validate_run_overrides(["noise=0,0.1,-1"], True)
+        validate_run_overrides(["noise=0,0.1,-1", res], True)
     with pytest.raises(UserInputError, match="2001 jobs"):
-        validate_run_overrides(["seed=range(0,2001)"], True)
+        validate_run_overrides(["seed=range(0,2001)", res], True)
+
+
+def test_an_experiment_sweep_is_expanded_with_its_table_and_checked(tmp_path):
+    """`-m +experiment=margin` runs the table's 4 benchmarks x 3 margins; a command-line value
+    replaces the table's axis, and a bad one is caught before Hydra starts."""
+    jobs = sweep_jobs(["+experiment=margin"], True)
+    assert len(jobs) == 12
+    assert jobs[0][:3] == ["benchmark=fade", "noise=0.1", "selection.margin=0.1"]
+    jobs = sweep_jobs(["+experiment=margin", "selection.margin=0.3"], True)
+    assert len(jobs) == 4 and all("selection.margin=0.3" in j for j in jobs)
+    assert sweep_jobs(["+experiment=margin"], False) == [["+experiment=margin"]]
+    with pytest.raises(UserInputError, match="selection.margin"):
+        validate_run_overrides(
+            ["+experiment=margin", "selection.margin=-1", f"results_dir={tmp_path}"], True
+        )
 
 
 def _imported_modules(path: Path) -> set[str]:

@@ -10,6 +10,8 @@ from weakpareto.campaign.compose import compose_config
 from weakpareto.campaign.store import load_fronts, load_runs
 
 FAST = ["search.popsize=4", "search.maxiter=6", "progress=false"]
+#: The smallest budget (orchestration tests, not recovery): well under a second per seed.
+TINY = ["search.popsize=1", "search.maxiter=1", "search.c_max=2", "search.test_budget=smoke"]
 
 
 def _cfg(tmp_path, *extra):
@@ -69,3 +71,69 @@ def test_parquet_row_contents(tmp_path):
     assert row["equation"].startswith("D_t^") and row["truth_equation"].startswith("D_t^0.8000")
     fronts = load_fronts(tmp_path)
     assert fronts["size"].tolist() == [1, 2, 3] and fronts["selected"].tolist() == [0, 1, 0]
+
+
+def _files(root):
+    return sorted(p.name for p in root.rglob("*") if p.is_file())
+
+
+def test_failed_seed_is_computed_again_not_served_as_cached(tmp_path, monkeypatch, capsys):
+    real = runner.discover_seed
+
+    def broken(cfg, seed, progress=None):
+        raise RuntimeError("transient failure")
+
+    monkeypatch.setattr(runner, "discover_seed", broken)
+    runner.run_config(_cfg(tmp_path, "seeds=1", *TINY))
+    assert load_runs(tmp_path)["status"].tolist() == ["failed"]
+    monkeypatch.setattr(runner, "discover_seed", real)
+    capsys.readouterr()
+    (outcome,) = runner.run_config(_cfg(tmp_path, "seeds=1", *TINY))
+    assert outcome.state == "computed" and outcome.row["status"] == "ok"
+    assert "(cached)" not in capsys.readouterr().out
+    assert load_runs(tmp_path)["status"].tolist() == ["ok"]
+
+
+def test_truncated_result_is_reported_once_and_computed_again(tmp_path, capsys):
+    runner.run_config(_cfg(tmp_path, "seeds=1", *TINY))
+    (path,) = [p for p in tmp_path.rglob("*.parquet") if not p.name.endswith(".front.parquet")]
+    path.write_bytes(path.read_bytes()[:100])  # truncated by a crash of some other tool
+    capsys.readouterr()
+    (outcome,) = runner.run_config(_cfg(tmp_path, "seeds=1", *TINY))
+    err = capsys.readouterr().err
+    assert outcome.state == "computed" and outcome.row["status"] == "ok"
+    assert err.count("unreadable result") == 1 and str(path) in err and "Traceback" not in err
+    (again,) = runner.run_config(_cfg(tmp_path, "seeds=1", *TINY))  # repaired: cached now
+    assert again.state == "cached"
+    assert not [n for n in _files(tmp_path) if n.endswith((".tmp", ".claim"))]
+
+
+def test_a_seed_claimed_by_a_live_process_is_left_to_it(tmp_path, capsys):
+    from weakpareto.campaign import claims, store
+
+    cfg = _cfg(tmp_path, "seeds=2", *TINY)
+    claim = claims.try_claim(store.run_path(tmp_path, runner.run_key(cfg, 1)))
+    assert isinstance(claim, claims.Claim)  # held by this (live) process
+    with claim:
+        outcomes = runner.run_config(cfg)
+    assert [o.state for o in outcomes] == ["computed", "elsewhere"]
+    out = capsys.readouterr().out
+    assert "seed 1  : running in another process" in out and "running elsewhere 1" in out
+    assert len(load_runs(tmp_path)) == 1
+
+
+def test_interrupt_stops_the_serial_run_and_says_what_is_saved(tmp_path, monkeypatch):
+    real = runner.discover_seed
+
+    def interrupted_at_seed_1(cfg, seed, progress=None):
+        if seed == 1:
+            raise KeyboardInterrupt
+        return real(cfg, seed, progress)
+
+    monkeypatch.setattr(runner, "discover_seed", interrupted_at_seed_1)
+    with pytest.raises(runner.RunInterrupted) as exc:
+        runner.run_config(_cfg(tmp_path, "seeds=3", *TINY))
+    assert str(exc.value).startswith("interrupted: 1 of 3 seeds finished (0 of them cached)")
+    assert "rerun the same command to resume" in str(exc.value)
+    assert len(load_runs(tmp_path)) == 1
+    assert not [n for n in _files(tmp_path) if n.endswith((".tmp", ".claim"))]

@@ -9,6 +9,7 @@ from weakpareto.method.selection import (
     is_plateau,
     pareto_front,
     select_elbow,
+    select_gain,
     select_on_front,
 )
 from weakpareto.method.settings import SelectionSettings
@@ -106,3 +107,54 @@ def test_paper_stability_rule_needs_an_unchanged_elbow():
     st.update(1, 1e-2, None, paper)
     assert not st.update(2, 1e-4, 2, paper)
     assert st.update(3, 0.5e-4, 2, paper)  # 2 < 3 and unchanged; no plateau (2x better)
+
+
+# -- per-term gain selector and explain floor (ours) ---------------------------------------------
+@pytest.mark.parametrize(
+    ("errors", "expected"),
+    [
+        ([0.95, 0.55, 0.0054], 2),  # KS-like convex front: the elbow keeps c = 1 here
+        ([0.23, 0.02, 5e-6], 2),  # a front that keeps falling: the last point
+        ([0.97, 0.90, 7.6e-4, 7.0e-4], 2),  # flat start, drop at c = 3, then flat
+        ([5.5e-3, 1.1e-4, 9.5e-5], 1),  # FADE 5 % (tab:progress): c = 2
+        ([1e-2, 8e-3, 6.5e-3, 5e-3], 0),  # gains of ~0.1 decades per term: none worth a term
+    ],
+)
+def test_gain_rule_on_constructed_fronts(errors, expected):
+    sizes = np.arange(1, len(errors) + 1)
+    assert select_gain(sizes, np.array(errors), 0.15) == expected
+
+
+def test_gain_rule_needs_margin_per_added_term():
+    # from c = 1 to c = 3 the gain 0.4 decades is below 2 x 0.25 but above 2 x 0.15
+    sizes, errs = np.array([1, 3]), np.array([1e-2, 10 ** (-2.4)])
+    assert select_gain(sizes, errs, 0.25) == 0
+    assert select_gain(sizes, errs, 0.15) == 1
+
+
+@pytest.mark.parametrize("gain", [0.1, 0.149, 0.151, 0.4])
+def test_gain_rule_on_two_points_is_the_papers_margin_rule(gain):
+    sizes, errs = np.array([1, 2]), np.array([1e-3, 1e-3 * 10**-gain])
+    assert select_gain(sizes, errs, 0.15) == select_elbow(sizes, errs, 0.15)
+
+
+def test_elbow_misses_the_last_point_of_a_convex_front_but_gain_does_not():
+    sizes, errs = np.array([1, 2, 3]), np.array([0.95, 0.55, 0.0054])
+    assert select_elbow(sizes, errs, 0.15) == 0
+    s = SelectionSettings(rule="gain")
+    assert select_on_front(sizes, errs, np.zeros(3), np.zeros(3), s) == 2
+
+
+def test_explain_floor_keeps_the_sweep_going_while_nothing_is_explained():
+    paper = SelectionSettings(rule="gain")
+    ours = SelectionSettings(rule="gain", explain_floor=0.5)
+    for s, stops in ((paper, True), (ours, False)):
+        state = StoppingState()
+        state.update(1, 0.95, None, s)
+        # c = 2 barely improves: the selection stays at size 1 < c, the paper's stop
+        assert state.update(2, 0.90, 1, s) is stops
+    state = StoppingState()
+    state.update(1, 0.95, None, ours)
+    state.update(2, 0.90, 1, ours)
+    state.update(3, 7.6e-4, 3, ours)  # explained now: the usual rules apply again
+    assert state.update(4, 7.0e-4, 3, ours) is True

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 import yaml
 
 from weakpareto import WeakPareto
@@ -23,6 +24,7 @@ from weakpareto.method.settings import (
     RefineSettings,
     SearchSettings,
     SelectionSettings,
+    named_settings,
 )
 
 CONF = resources.files("weakpareto.conf")
@@ -74,11 +76,16 @@ def test_wp_run_default_settings_equal_python_defaults():
 
 
 def test_estimator_defaults_are_the_settings_defaults():
+    """WeakPareto's default method is the robust one, read from conf/; method="weak_pareto" is
+    exactly the paper's defaults (= Python discover() = wp run)."""
     cfg = WeakPareto().discovery_config()
-    assert cfg.search == SearchSettings()
-    assert cfg.selection == SelectionSettings()
-    assert cfg.refine == RefineSettings()
-    assert cfg.c_max == DiscoveryConfig((0.5, 1), (0.5, 2)).c_max
+    search, selection, refine = named_settings("weak_pareto_robust", "gain")
+    assert (cfg.search, cfg.selection, cfg.refine) == (search, selection, refine)
+    paper = WeakPareto(method="weak_pareto").discovery_config()
+    assert paper.search == SearchSettings()
+    assert paper.selection == SelectionSettings()
+    assert paper.refine == RefineSettings()
+    assert cfg.c_max == paper.c_max == DiscoveryConfig((0.5, 1), (0.5, 2)).c_max
 
 
 def test_python_discover_and_wp_run_give_the_identical_equation(tmp_path):
@@ -116,3 +123,33 @@ def test_python_discover_and_wp_run_give_the_identical_equation(tmp_path):
     np.testing.assert_array_equal([t.coef for t in terms], row["coefs"])
     np.testing.assert_array_equal([t.order for t in terms], row["orders"])
     assert result.final.alpha == row["alpha"]
+
+
+@pytest.mark.parametrize(
+    ("method", "selection"),
+    [("weak_pareto", "elbow"), ("weak_pareto", "aic"), ("weak_pareto_robust", "gain")],
+)
+def test_named_settings_equal_hydra_composition(method, selection):
+    """The settings module reads conf/ options (with their defaults lists) as Hydra does."""
+    cfg = compose_config([f"method={method}", f"selection={selection}"])
+    search, sel, refine = named_settings(method, selection)
+    composed = discovery_config(cfg, 0)
+    assert composed.search == search
+    assert composed.selection == sel
+    assert composed.refine == refine
+
+
+def test_robust_method_changes_only_what_it_names():
+    _, sel_paper, ref_paper = named_settings()
+    _, sel, ref = named_settings("weak_pareto_robust", "gain")
+    assert (sel.rule, sel.explain_floor, sel.refine_front) == ("gain", 0.5, True)
+    assert (sel_paper.rule, sel_paper.explain_floor, sel_paper.refine_front) == (
+        "elbow",
+        None,
+        False,
+    )
+    assert ref.ridge == 0.0 and ref_paper.ridge is None  # None: the search's ridge (Eq. 22)
+    assert dataclasses.replace(sel, rule="elbow", explain_floor=None, refine_front=False) == (
+        sel_paper
+    )
+    assert dataclasses.replace(ref, ridge=None) == ref_paper

@@ -82,6 +82,17 @@ def test_json_has_the_documented_shape(npz_result):
     assert np.log10(err[1]) - np.log10(err[2]) > 1.0
 
 
+def test_readme_example_has_no_warnings_only_the_noise_note(npz_result):
+    """FADE with 5 % noise (the README example): diagnostics give information, no warning."""
+    found = npz_result["warnings"]
+    assert [(w["code"], w["level"]) for w in found] == [("noise_level", "info")]
+    assert (
+        "apparent noise 3.9 % of std(u)" in found[0]["message"]
+    )  # 5 % mult.: 0.05 rms/std/sqrt(3)
+    assert 0.035 < npz_result["noise_level"] < 0.045
+    assert npz_result["grid"]["scales"]["u"] == pytest.approx(10.199, rel=1e-3)
+
+
 def test_python_api_gives_the_identical_equation(fade5, npz_result):
     u, t, x = fade5
     model = WeakPareto(operator="directional", alpha_range=(0.6, 1.05), beta_range=(0.5, 2.0))
@@ -100,6 +111,7 @@ def test_csv_and_parquet_give_the_same_equation(files, npz_result, capsys):
     assert r_csv["terms"] == npz_result["terms"]
     assert "Pareto front" in printed and npz_result["equation"] in printed
     assert "wrote" in printed
+    assert "info: [noise_level]" in printed and "warning:" not in printed
     r_pq, _ = _discover(files / "f.parquet", files / "p.json", capsys)
     assert r_pq["equation"] == npz_result["equation"]
 

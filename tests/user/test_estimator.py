@@ -35,11 +35,12 @@ def test_defaults_are_documented_values():
         "test_functions": "gaussian",
         "test_counts": None,
         "seed": 0,
+        "method": "weak_pareto_robust",
         "popsize": 7,
         "maxiter": 24,
         "updating": "deferred",
         "ridge": 1e-3,
-        "selection": "elbow",
+        "selection": None,
         "margin": 0.15,
         "polish": True,
     }

@@ -55,6 +55,8 @@ from weakpareto.benchmarks.catalogue import (
     truth_mode_alpha,
     truth_terms,
 )
+from weakpareto.benchmarks.kdv import generate_kdv
+from weakpareto.benchmarks.ks import generate_ks
 from weakpareto.numerics.mittag_leffler import mittag_leffler
 from weakpareto.numerics.operators import directional_multiplier, riesz_multiplier, wavenumbers
 
@@ -314,6 +316,8 @@ GENERATORS: dict[str, Callable[[Mapping[str, Any], int], Field]] = {
     "superunit": _gen_superunit,
     "riesz2": _gen_riesz2,
     "twod": _gen_twod,
+    "ks": generate_ks,
+    "kdv": generate_kdv,
 }
 
 

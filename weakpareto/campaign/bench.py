@@ -34,8 +34,9 @@ from threadpoolctl import threadpool_info, threadpool_limits
 
 from weakpareto.benchmarks.generators import generate
 from weakpareto.benchmarks.noise import add_noise
-from weakpareto.campaign.compose import compose_config
+from weakpareto.campaign.compose import compose_checked, compose_config
 from weakpareto.campaign.config import discovery_config, noise_seed
+from weakpareto.campaign.paths import writable_dir
 from weakpareto.campaign.runner import build_source
 from weakpareto.errors import UserInputError
 from weakpareto.evaluation.metrics import score, truth_equation
@@ -342,13 +343,16 @@ def bench_command(args: list[str]) -> None:
     try:
         repeats = int(opts["repeats"])
     except ValueError:
-        raise UserInputError("repeats must be an integer, e.g. repeats=3") from None
+        raise UserInputError(
+            f"repeats={opts['repeats']} is not an integer; e.g. repeats=3"
+        ) from None
     if repeats < 1:
-        raise UserInputError("repeats must be >= 1")
+        raise UserInputError(f"repeats={repeats} must be >= 1; e.g. repeats=3")
     flag = opts["scaling"].lower()
     if flag not in ("1", "true", "yes", "0", "false", "no"):
-        raise UserInputError(f"scaling={opts['scaling']!r}; use scaling=true or scaling=false")
+        raise UserInputError(f"scaling={opts['scaling']} must be true or false; e.g. scaling=true")
     extra = [o for o in opts["overrides"].split(";") if o]
     for name in names:  # unknown benchmark names or overrides fail before any timing
-        compose_config([f"benchmark={name}", *extra])
-    run_bench(Path(opts["out_dir"]), names, repeats, flag in ("1", "true", "yes"), extra)
+        compose_checked([f"benchmark={name}", *extra])
+    out_dir = writable_dir(opts["out_dir"], "out_dir")  # last: bad input leaves no directory
+    run_bench(out_dir, names, repeats, flag in ("1", "true", "yes"), extra)

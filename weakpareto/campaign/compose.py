@@ -4,21 +4,34 @@ Hydra has no subcommands, so ``wp`` pops the subcommand and composes the primary
 (``weakpareto.conf/config.yaml``) itself: for ``wp generate`` and ``wp bench`` that composed
 config is used directly, for ``wp run`` every point of a ``-m`` sweep is composed and validated
 before Hydra takes over. Any composition failure (unknown group option, unknown key, bad
-interpolation, unparsable override) becomes a :class:`UserInputError` naming the fix.
+interpolation, unparsable override) becomes a :class:`UserInputError` naming the fix, and
+:func:`compose_checked` also checks every key and value against the shipped config
+(:mod:`weakpareto.campaign.schema`). A ``-m +experiment=<table>`` sweep is expanded with the
+table's own ``hydra.sweeper.params``, so every job Hydra will launch is checked up front.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
+import re
 from collections.abc import Sequence
-from typing import cast
+from typing import Any, cast
 
 from hydra import compose, initialize_config_module
 from hydra.core.global_hydra import GlobalHydra
 from hydra.core.override_parser.overrides_parser import OverridesParser
+from hydra.core.override_parser.types import Override
 from omegaconf import DictConfig, OmegaConf
 
-from weakpareto.campaign.config import CONFIG_MODULE, available_options, validate_run
+from weakpareto.campaign.config import (
+    CONFIG_MODULE,
+    available_options,
+    config_dir,
+    validate_run,
+)
+from weakpareto.campaign.paths import writable_dir
+from weakpareto.campaign.schema import check_config, check_seed_range, unknown_key
 from weakpareto.errors import UserInputError
 
 #: Config groups of the primary config (``conf/<group>/*.yaml``).
@@ -30,6 +43,12 @@ MAX_SWEEP_JOBS = 2000
 def _friendly_compose_error(err: Exception) -> str:
     text = str(err).strip()
     msg = text.splitlines()[0] if text else type(err).__name__
+    if "override 'experiment'" in msg:  # `experiment=x`: the group needs the + prefix
+        return (
+            "experiment= selects a paper table's settings and sweep: add it with "
+            f"+experiment=<table>, e.g. +experiment=main (tables: "
+            f"{', '.join(available_options('experiment'))})"
+        )
     for group in GROUPS:
         if f"'{group}/" in msg or f"{group}=" in msg:
             try:
@@ -40,8 +59,25 @@ def _friendly_compose_error(err: Exception) -> str:
     return f"{msg} — check the spelling of the override (key=value)"
 
 
+def parse_overrides(overrides: Sequence[str]) -> list[Override]:
+    """Hydra's parse of ``overrides``; a bad one is named in a one-line UserInputError."""
+    parser = OverridesParser.create()
+    parsed = []
+    for o in overrides:
+        try:
+            parsed.extend(parser.parse_overrides([o]))
+        except Exception as err:  # hydra's OverrideParseException and friends
+            text = str(err).strip().splitlines()
+            raise UserInputError(
+                f"cannot parse {o!r}: {text[0] if text else type(err).__name__}; write "
+                "key=value (a list as key=[a,b], a sweep after -m as key=a,b)"
+            ) from None
+    return parsed
+
+
 def compose_config(overrides: Sequence[str]) -> DictConfig:
     """Compose and resolve the primary config with ``overrides``; UserInputError on failure."""
+    parse_overrides(overrides)
     GlobalHydra.instance().clear()
     try:
         with initialize_config_module(config_module=CONFIG_MODULE, version_base="1.3"):
@@ -51,17 +87,22 @@ def compose_config(overrides: Sequence[str]) -> DictConfig:
     except UserInputError:
         raise
     except Exception as err:  # hydra/omegaconf composition errors of many types
-        raise UserInputError(_friendly_compose_error(err)) from None
+        message = _friendly_compose_error(err)
     finally:
         GlobalHydra.instance().clear()
+    unknown = re.match(r"Could not override '([\w.]+)'\.", message)
+    if unknown and unknown.group(1) not in GROUPS:  # `nosuchkey=1`: name the valid keys
+        key = unknown.group(1)
+        parent = key.rsplit(".", 1)[0] if "." in key else ""
+        ref = reference_config(group_choices(overrides))
+        node = OmegaConf.select(ref, parent, default=None) if parent else ref
+        raise unknown_key(key, node.keys() if isinstance(node, DictConfig) else [])
+    raise UserInputError(message)
 
 
 def expand_sweep(overrides: Sequence[str]) -> list[list[str]]:
     """All override combinations of a ``-m`` sweep (Hydra's basic-sweeper grammar)."""
-    try:
-        parsed = OverridesParser.create().parse_overrides(list(overrides))
-    except Exception as err:
-        raise UserInputError(f"cannot parse overrides: {str(err).splitlines()[0]}") from None
+    parsed = parse_overrides(overrides)
     axes: list[list[str]] = []
     for ov in parsed:
         key = ov.get_key_element()
@@ -77,12 +118,67 @@ def user_overrides(overrides: Sequence[str]) -> list[str]:
     return [o for o in overrides if not o.lstrip("+~").startswith("hydra")]
 
 
-def validate_run_overrides(overrides: Sequence[str], multirun: bool) -> int:
-    """Compose and validate every job of ``wp run`` (each point of a sweep); return the count."""
+def _override_key(override: str) -> str:
+    return override.lstrip("+~").split("=", 1)[0].split("@", 1)[0]
+
+
+def group_choices(overrides: Sequence[str]) -> tuple[str, ...]:
+    """The config-group choices among ``overrides`` (``benchmark=fade``, ``+experiment=main``)."""
+    return tuple(o for o in overrides if _override_key(o) in GROUPS)
+
+
+@functools.lru_cache(maxsize=32)
+def reference_config(choices: tuple[str, ...]) -> DictConfig:
+    """The config of the group ``choices`` alone: every key and default a job may have."""
+    return compose_config(choices)
+
+
+def compose_checked(overrides: Sequence[str]) -> DictConfig:
+    """:func:`compose_config`, then every key and value checked against the shipped config."""
+    cfg = compose_config(overrides)
+    check_config(cfg, reference_config(group_choices(overrides)))
+    return cfg
+
+
+def experiment_sweep(overrides: Sequence[str]) -> list[str]:
+    """The ``hydra.sweeper.params`` of ``+experiment=<table>`` as overrides (``key=a,b``)."""
+    names = [o.split("=", 1)[1] for o in overrides if _override_key(o) == "experiment"]
+    params: dict[str, Any] = {}
+    for name in names:
+        path = config_dir() / "experiment" / f"{name}.yaml"
+        if path.is_file():
+            node = OmegaConf.create(path.read_text(encoding="utf-8"))
+            found = OmegaConf.select(node, "hydra.sweeper.params", default=None)
+            if isinstance(found, DictConfig):
+                params.update({str(k): v for k, v in found.items()})
+    return [f"{k}={v}" for k, v in params.items()]
+
+
+def sweep_jobs(overrides: Sequence[str], multirun: bool) -> list[list[str]]:
+    """The override list of every job Hydra launches for ``wp run [-m] overrides``."""
     mine = user_overrides(overrides)
-    combos = expand_sweep(mine) if multirun else [mine]
+    if not multirun:
+        return [mine]
+    given = {_override_key(o) for o in mine}
+    table = [p for p in experiment_sweep(mine) if _override_key(p) not in given]
+    return expand_sweep([*table, *mine])
+
+
+def validate_run_overrides(overrides: Sequence[str], multirun: bool) -> int:
+    """Compose and check every job of ``wp run`` (each point of a sweep), then probe that each
+    results directory can be written; return the number of jobs. Nothing is computed."""
+    combos = sweep_jobs(overrides, multirun)
     if len(combos) > MAX_SWEEP_JOBS:
-        raise UserInputError(f"the sweep has {len(combos)} jobs; split it into smaller sweeps")
+        raise UserInputError(
+            f"the sweep has {len(combos)} jobs (at most {MAX_SWEEP_JOBS}); split it into "
+            "smaller sweeps"
+        )
+    results_dirs: dict[str, None] = {}
     for combo in combos:
-        validate_run(compose_config(combo))
+        cfg = compose_checked(combo)
+        validate_run(cfg)
+        check_seed_range(cfg)
+        results_dirs[str(cfg.results_dir)] = None
+    for d in results_dirs:  # last: a bad value never leaves a new directory behind
+        writable_dir(d, "results_dir")
     return len(combos)

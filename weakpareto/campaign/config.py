@@ -11,7 +11,7 @@ import json
 import math
 from collections.abc import Mapping
 from importlib import resources
-from typing import Any, cast
+from typing import Any, cast, get_args
 
 from omegaconf import DictConfig, OmegaConf
 
@@ -60,10 +60,11 @@ def _is_int(v: Any) -> bool:
 
 
 def require_int(name: str, value: Any, minimum: int | None = None) -> int:
+    example = 0 if minimum is None else minimum  # the hint must itself be accepted
     if not _is_int(value):
-        raise UserInputError(f"{name}={value!r} is not an integer; pass e.g. {name}=0")
+        raise UserInputError(f"{name}={value!r} is not an integer; e.g. {name}={example}")
     if minimum is not None and value < minimum:
-        raise UserInputError(f"{name}={value} must be >= {minimum}")
+        raise UserInputError(f"{name}={value} must be >= {minimum}; e.g. {name}={example}")
     return int(value)
 
 
@@ -73,46 +74,56 @@ def require_noise(value: Any) -> float:
     v = float(value)
     if not math.isfinite(v) or v < 0:
         raise UserInputError(
-            f"noise={value!r} must be a finite non-negative fraction (0.1 means 10 %)"
+            f"noise={value!r} must be a finite non-negative fraction (0.1 means 10 %); "
+            "e.g. noise=0.1"
         )
     return v
 
 
-def _range(name: str, value: Any, lo_bound: float | None, hi_bound: float | None) -> tuple:
+def _range(
+    name: str, value: Any, lo_bound: float | None, hi_bound: float | None, example: str
+) -> tuple:
+    hint = f"e.g. {name}={example}"
     try:
         lo, hi = (float(v) for v in value)
     except (TypeError, ValueError):
-        raise UserInputError(f"{name}={value!r} must be a pair [lo, hi]") from None
+        raise UserInputError(f"{name}={value!r} must be a pair [lo, hi]; {hint}") from None
     if not (math.isfinite(lo) and math.isfinite(hi)) or lo >= hi:
-        raise UserInputError(f"{name}=[{lo}, {hi}] needs lo < hi; e.g. {name}=[0.5,2.0]")
+        raise UserInputError(f"{name}=[{lo}, {hi}] needs lo < hi; {hint}")
     if lo_bound is not None and lo < lo_bound:
-        raise UserInputError(f"{name}=[{lo}, {hi}] must not go below {lo_bound}")
+        raise UserInputError(f"{name}=[{lo}, {hi}] must not go below {lo_bound}; {hint}")
     if hi_bound is not None and hi >= hi_bound:
-        raise UserInputError(f"{name}=[{lo}, {hi}] must stay below {hi_bound}")
+        raise UserInputError(f"{name}=[{lo}, {hi}] must stay below {hi_bound}; {hint}")
     return lo, hi
 
 
-def validate_library(lib: Mapping[str, Any], search: Mapping[str, Any]) -> None:
+def validate_library(
+    lib: Mapping[str, Any], search: Mapping[str, Any], powers_example: str = "[0,1,2]"
+) -> None:
     """Check a benchmark's ``library`` block (search ranges, powers, c_max) under ``search``."""
-    a_lo, a_hi = _range("alpha_range", lib["alpha_range"], None, None)
+    key = "benchmark.library"
+    alpha_hint = f"e.g. {key}.alpha_range=[0.6,1.05]"
+    a_lo, a_hi = _range(f"{key}.alpha_range", lib["alpha_range"], None, None, "[0.6,1.05]")
     if a_lo <= 0 or a_hi >= 2:
         raise UserInputError(
-            f"alpha_range=[{a_lo}, {a_hi}] must lie inside (0, 2); e.g. alpha_range=[0.6,1.05]"
+            f"{key}.alpha_range=[{a_lo}, {a_hi}] must lie inside (0, 2); {alpha_hint}"
         )
-    _range("beta_range", lib["beta_range"], 0.0, None)
+    _range(f"{key}.beta_range", lib["beta_range"], 0.0, None, "[0.5,2.0]")
     try:
         temporal_branches((a_lo, a_hi), int(search["n_alpha_nodes"]), float(search["eps_alpha"]))
     except ValueError as err:
-        raise UserInputError(str(err)) from None
+        raise UserInputError(f"{err}; {alpha_hint}") from None
     powers = list(lib["powers"])
     if not powers or not all(_is_int(p) and p >= 0 for p in powers):
         raise UserInputError(
-            f"powers={powers!r} must be non-negative integers, e.g. powers=[0,1,2]"
+            f"{key}.powers={powers!r} must be non-negative integers; e.g. "
+            f"{key}.powers={powers_example}"
         )
-    require_int("c_max", lib["c_max"], 1)
+    require_int(f"{key}.c_max", lib["c_max"], 1)
     if lib.get("operator") not in ("directional", "riesz", "gl_left"):
         raise UserInputError(
-            f"operator={lib.get('operator')!r} is unknown; use directional, riesz or gl_left"
+            f"{key}.operator={lib.get('operator')!r} is not one of directional, riesz, gl_left; "
+            f"e.g. {key}.operator=directional"
         )
 
 
@@ -122,28 +133,41 @@ def validate_run(cfg: DictConfig) -> None:
     require_int("seeds", cfg.seeds, 1)
     require_int("workers", cfg.workers, 1)
     require_noise(cfg.noise)
-    validate_library(cfg.benchmark.library, cfg.search)
-    if cfg.benchmark.grid.get("ny") is not None and cfg.method.library != "weak":
+    two_d = cfg.benchmark.grid.get("ny") is not None
+    validate_library(cfg.benchmark.library, cfg.search, "[0]" if two_d else "[0,1,2]")
+    if two_d and cfg.method.library != "weak":
         raise UserInputError(
             f"method={cfg.method.name} has no 2-D implementation; run 2-D benchmarks with "
-            "method=weak_pareto or method=weak_pareto_nopolish"
+            "method=weak_pareto or method=weak_pareto_nopolish, e.g. method=weak_pareto"
+        )
+    if two_d and list(cfg.benchmark.library.powers) != [0]:
+        raise UserInputError(
+            f"benchmark.library.powers={list(cfg.benchmark.library.powers)} on a 2-D benchmark: "
+            "2-D models are linear; e.g. benchmark.library.powers=[0]"
         )
     require_int("search.popsize", cfg.search.popsize, 1)
     require_int("search.maxiter", cfg.search.maxiter, 1)
-    if cfg.search.updating not in ("immediate", "deferred"):
-        raise UserInputError("search.updating must be immediate or deferred")
+    for name, options, value, example in (
+        ("search.updating", get_args(Updating), cfg.search.updating, "deferred"),
+        ("selection.rule", get_args(SelectionRule), cfg.selection.rule, "elbow"),
+        ("selection.stability", get_args(StabilityRule), cfg.selection.stability, "reference"),
+        ("selection.elbow_points", get_args(ElbowPoints), cfg.selection.elbow_points, "front"),
+    ):
+        if value not in options:
+            raise UserInputError(
+                f"{name}={value!r} is not one of {', '.join(options)}; e.g. {name}={example}"
+            )
     if cfg.search.vectorized and cfg.search.updating != "deferred":
         raise UserInputError(
-            "search.vectorized=true needs search.updating=deferred (scipy requirement)"
+            "search.vectorized=true needs search.updating=deferred (scipy requirement); "
+            "e.g. search.updating=deferred"
         )
-    if cfg.selection.rule not in ("elbow", "aic", "bic"):
-        raise UserInputError(f"selection.rule={cfg.selection.rule!r}; use elbow, aic or bic")
-    if cfg.selection.stability not in ("reference", "paper"):
-        raise UserInputError("selection.stability must be reference or paper")
-    if cfg.selection.elbow_points not in ("front", "all"):
-        raise UserInputError("selection.elbow_points must be front or all")
     if not float(cfg.search.ridge) >= 0:
-        raise UserInputError("search.ridge must be >= 0")
+        raise UserInputError("search.ridge must be >= 0; e.g. search.ridge=0.001")
+
+
+def _optional_float(v: Any) -> float | None:
+    return None if v is None else float(v)
 
 
 def discovery_config(cfg: DictConfig, seed: int) -> DiscoveryConfig:
@@ -184,6 +208,9 @@ def discovery_config(cfg: DictConfig, seed: int) -> DiscoveryConfig:
             prune_abs=float(sel.prune_abs),
             stability=cast(StabilityRule, str(sel.stability)),  # checked in validate_run
             elbow_points=cast(ElbowPoints, str(sel.elbow_points)),  # checked in validate_run
+            explain_floor=_optional_float(sel.get("explain_floor", None)),
+            refine_front=bool(sel.get("refine_front", False)),
+            gain_floor=float(sel.get("gain_floor", 1e-8)),
         ),
         refine=RefineSettings(
             polish=bool(m.polish),
@@ -192,6 +219,7 @@ def discovery_config(cfg: DictConfig, seed: int) -> DiscoveryConfig:
             xatol=float(m.polish_xatol),
             fatol=float(m.polish_fatol),
             trust_min=float(m.trust_min),
+            ridge=_optional_float(m.get("refit_ridge", None)),
         ),
     )
 

@@ -7,7 +7,6 @@ input (overrides, seed, noise, output path) is checked before anything is comput
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any, cast
 
@@ -17,8 +16,9 @@ from omegaconf import DictConfig, OmegaConf
 
 from weakpareto.benchmarks.generators import Field, generate
 from weakpareto.benchmarks.noise import add_noise
-from weakpareto.campaign.compose import compose_config
+from weakpareto.campaign.compose import compose_checked
 from weakpareto.campaign.config import noise_seed, require_int, require_noise
+from weakpareto.campaign.paths import writable_file
 from weakpareto.errors import UserInputError
 from weakpareto.evaluation.metrics import truth_equation
 from weakpareto.io import atomic_path
@@ -26,19 +26,7 @@ from weakpareto.io import atomic_path
 
 def writable_path(out: object, suffix: str) -> Path:
     """Check an output path before computing; raise UserInputError naming the fix."""
-    if out is None or str(out) == "":
-        raise UserInputError(f"out= is required, e.g. out=field{suffix}")
-    path = Path(str(out)).expanduser()
-    if path.suffix != suffix:
-        raise UserInputError(f"out={path} must end in {suffix}")
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise UserInputError(f"cannot write out={path}: directory {parent} does not exist")
-    if not os.access(parent, os.W_OK):
-        raise UserInputError(f"cannot write out={path}: directory {parent} is not writable")
-    if path.is_dir():
-        raise UserInputError(f"out={path} is a directory; give a file name")
-    return path
+    return writable_file(out, suffix, "out")
 
 
 def save_npz_atomic(path: Path, **arrays: ArrayLike) -> None:
@@ -73,7 +61,11 @@ def generate_to_file(cfg: DictConfig) -> Path:
     path = writable_path(cfg.out, ".npz")
     law = str(cfg.noise_law.name)
     name = str(cfg.benchmark.name)
-    field = generate(cfg.benchmark, seed)
+    try:
+        field = generate(cfg.benchmark, seed)
+    except (ValueError, ArithmeticError) as err:  # benchmark constants the generator rejects
+        text = str(err).strip().splitlines() or [type(err).__name__]
+        raise UserInputError(f"cannot generate {name} with these settings: {text[0]}") from None
     # same realisation as `wp run` (2-D benchmarks offset the noise seed, spec §2)
     u = add_noise(field.u, law, noise, noise_seed(cfg, seed)) if noise > 0 else np.array(field.u)
     truth = truth_equation(cfg.benchmark)
@@ -98,4 +90,4 @@ def generate_to_file(cfg: DictConfig) -> Path:
 
 def generate_command(overrides: list[str]) -> Path:
     """Entry point of ``wp generate`` (Hydra overrides such as ``benchmark=fade out=f.npz``)."""
-    return generate_to_file(compose_config(overrides))
+    return generate_to_file(compose_checked(overrides))

@@ -301,6 +301,26 @@ def exists(results_dir: str | os.PathLike, key: RunKey) -> bool:
     return run_path(results_dir, key).is_file()
 
 
+class UnreadableResult(ValueError):
+    """A run file that cannot be read back (truncated, not Parquet, not one row)."""
+
+
+def read_run_row(path: str | os.PathLike) -> dict[str, Any] | None:
+    """The row of one run file, None when there is no file; :class:`UnreadableResult` (one line,
+    naming the cause) when it is truncated or otherwise not a run file."""
+    p = Path(path)
+    if not p.is_file():
+        return None
+    try:
+        rows = pq.read_table(p).to_pylist()
+    except (OSError, pa.ArrowException) as err:
+        text = str(err).strip().splitlines()
+        raise UnreadableResult(text[0] if text else type(err).__name__) from None
+    if len(rows) != 1:
+        raise UnreadableResult(f"{len(rows)} rows instead of 1")
+    return rows[0]
+
+
 # -- writing -------------------------------------------------------------------------------------
 def to_table(df: pd.DataFrame, schema: pa.Schema) -> pa.Table:
     """Convert with the explicit schema (column order and types) and keep its metadata."""

@@ -14,7 +14,15 @@ import numpy as np
 from scipy.optimize import minimize
 
 from weakpareto._typing import Array
-from weakpareto.library.gram import EPS_REL, FeatureSource, GramTables, OrderBanks, build_banks
+from weakpareto.library.gram import (
+    EPS_REL,
+    TINY,
+    FeatureSource,
+    GramTables,
+    OrderBanks,
+    build_banks,
+    evaluate_direct,
+)
 from weakpareto.method.search import (
     Candidate,
     PatternObjective,
@@ -38,10 +46,14 @@ ProgressFn = Callable[[str], None]
 
 
 def fit_rows(y: Array, x: Array, ridge: float) -> Array:
-    """Column-normalised ridge (paper Eqs. 20, 22) on all given rows."""
+    """Column-normalised ridge (paper Eqs. 20, 22) on all given rows; ``ridge = 0`` is ordinary
+    least squares (solved by SVD, not the normal equations, so it stays accurate when columns
+    are nearly collinear)."""
     scale = np.linalg.norm(x, axis=0)
     scale = np.where(scale > 0.0, scale, 1.0)
     xn = x / scale
+    if ridge == 0.0:
+        return np.linalg.lstsq(xn, y, rcond=None)[0] / scale
     c = x.shape[1]
     return np.linalg.solve(xn.T @ xn + ridge * np.eye(c), xn.T @ y) / scale
 
@@ -76,6 +88,7 @@ class Discovery:
         self.tables = GramTables.build(self.banks, self.train_rows, self.val_rows)
         self.timings["banks"] = time.perf_counter() - t0
         self.n_evals = 0
+        self._refined: dict[Candidate, tuple[Equation, float]] = {}
 
     # -- search ----------------------------------------------------------------------------
     def objective(self, mode: Mode, powers: tuple[int, ...]) -> PatternObjective:
@@ -110,20 +123,26 @@ class Discovery:
         return best
 
     def sweep(self, progress: ProgressFn | None = None) -> tuple[list[Candidate], int]:
-        """Support sizes 1..c_max with plateau and selection-stability stopping (spec §6.6)."""
+        """Support sizes 1..c_max with plateau and selection-stability stopping (spec §6.6).
+
+        With ``selection.refine_front`` (ours) every size's best model is pruned, polished and
+        refitted at its exact orders before it enters the front, and selection and stopping use
+        those exact errors (:meth:`refine`); the returned models are then the refined ones.
+        """
         t0 = time.perf_counter()
         sel = self.cfg.selection
         state = StoppingState()
-        best_by_c: list[Candidate] = []
+        models: list[Candidate] = []
         chosen = 0
         for c in range(1, self.cfg.c_max + 1):
-            best_by_c.append(self.best_of_size(c, progress))
-            chosen = self.select(best_by_c)
-            selected_size = best_by_c[chosen].size if c >= 2 else None
-            if state.update(c, best_by_c[-1].val_error, selected_size, sel) and c < self.cfg.c_max:
+            best = self.best_of_size(c, progress)
+            models.append(self.refine(best)[0] if sel.refine_front else best)
+            chosen = self.select(models)
+            selected_size = models[chosen].size if c >= 2 else None
+            if state.update(c, models[-1].val_error, selected_size, sel) and c < self.cfg.c_max:
                 break
         self.timings["search"] = time.perf_counter() - t0
-        return best_by_c, chosen
+        return models, chosen
 
     def select(self, models: list[Candidate]) -> int:
         sizes = np.array([m.size for m in models])
@@ -132,6 +151,12 @@ class Discovery:
         return select_on_front(sizes, errs, ics[:, 0], ics[:, 1], self.cfg.selection)
 
     # -- post-selection ---------------------------------------------------------------------
+    @property
+    def refit_ridge(self) -> float:
+        """Ridge of the polish and the final refit (the search's unless set, paper Eq. 22)."""
+        r = self.cfg.refine.ridge
+        return self.cfg.search.ridge if r is None else r
+
     def interpolated_columns(self, cand: Candidate) -> Array:
         cols = []
         for p, b in zip(cand.powers, cand.betas):
@@ -154,6 +179,11 @@ class Discovery:
         x = np.array(([cand.alpha] if obj.fractional else []) + betas)
         return obj.candidate(x)
 
+    def trust_radius(self) -> float:
+        """Order trust region of the polish: ``max(3 * median node spacing, trust_min)``."""
+        spacing = float(np.median(np.diff(self.beta_nodes)))
+        return max(3.0 * spacing, self.cfg.refine.trust_min)
+
     def polish(self, cand: Candidate) -> tuple[float, Array]:
         """Nelder–Mead on the exact full-row relative residual within the branch (spec §6.9)."""
         betas = np.array(cand.betas)
@@ -164,14 +194,13 @@ class Discovery:
         has_id = self.beta_nodes[0] == 0.0
         b_pos = first_positive(self.beta_nodes)
         free = np.array([not (has_id and b == 0.0) for b in betas])
-        spacing = float(np.median(np.diff(self.beta_nodes)))
-        delta = max(3.0 * spacing, self.cfg.refine.trust_min)
+        delta = self.trust_radius()
         lo = [br.lo] if fractional else []
         hi = [br.hi] if fractional else []
         lo += [max(b_pos, b - delta) for b in betas[free]]
         hi += [min(self.cfg.beta_range[1], b + delta) for b in betas[free]]
         lo_a, hi_a = np.array(lo), np.array(hi)
-        ridge = self.cfg.search.ridge
+        ridge = self.cfg.search.ridge  # the search's ridge (paper); the final refit may differ
 
         def unpack(v: Array) -> tuple[float, Array]:
             v = np.clip(v, lo_a, hi_a)
@@ -208,7 +237,7 @@ class Discovery:
         op = self.cfg.operator
         if self.cfg.refine.refit:
             y, x = exact_system(self.source, cand.mode, alpha, cand.powers, betas)
-            coef = fit_rows(y, x, self.cfg.search.ridge)
+            coef = fit_rows(y, x, self.refit_ridge)
             fit = relative_residual(y, x, coef)
         else:
             # Strong-Pareto convention (spec §6.10): training-row coefficients on interpolated
@@ -220,33 +249,142 @@ class Discovery:
         terms = tuple(Term(p, float(b), float(c)) for p, b, c in zip(cand.powers, betas, coef))
         return Equation(cand.mode, float(alpha), terms, op).canonical(), fit
 
+    def integer_alternative(self, cand: Candidate, alpha: float, betas: Array) -> Candidate | None:
+        """The same support in the exact integer branch when a polished fractional ``alpha`` ends
+        on the branch bound next to 1 (ours; the paper keeps the branch of the search)."""
+        eps = self.cfg.eps_alpha
+        if cand.mode == "int" or abs(alpha - 1.0) > eps * (1.0 + 1e-6):
+            return None
+        if not any(b.is_integer for b in self.branches):
+            return None
+        return self.objective("int", cand.powers).candidate(np.array(betas, dtype=float))
+
+    def eliminate(
+        self, cand: Candidate, alpha: float, betas: Array
+    ) -> tuple[Candidate, float, Array] | None:
+        """Backward elimination at exact orders (ours): the reduced model and its polished orders
+        when some term does not earn its place, else None.
+
+        Repeatedly drops the term whose removal raises ``log10(E^2 + floor)`` least, while that
+        rise stays within the selection margin — the per-term criterion of the gain selector
+        applied backwards (``E`` the all-row relative residual, squared to match E_val's scale).
+        Removal is scored at the remaining orders; a term with a same-power neighbour inside the
+        polishing trust region is scored after re-polishing, since two nearby orders can split
+        one operator between them (e.g. D^1.97 and D^2.00 for u_xx) and neither alone fits at
+        its split order.
+        """
+        sel = self.cfg.selection
+        delta = self.trust_radius()
+
+        def score(c: Candidate, a: float, b: Array) -> float:
+            y, x = exact_system(self.source, c.mode, a, c.powers, b)
+            e = relative_residual(y, x, fit_rows(y, x, self.refit_ridge))
+            return float(np.log10(e**2 + sel.gain_floor))
+
+        def without(c: Candidate, a: float, b: Array, j: int) -> tuple[Candidate, float, Array]:
+            powers = c.powers[:j] + c.powers[j + 1 :]
+            obj = self.objective(c.mode, powers)
+            kept = np.delete(np.asarray(b, dtype=float), j)
+            smaller = obj.candidate(np.array(([a] if obj.fractional else []) + list(kept)))
+            return smaller, a, kept
+
+        current, reduced = (cand, alpha, np.asarray(betas, dtype=float)), False
+        base = score(*current)
+        while len(current[0].powers) > 1:
+            c, a, b = current
+            options = []
+            for j in range(len(c.powers)):
+                smaller = without(c, a, b, j)
+                options.append((score(*smaller), smaller))
+                twin = any(
+                    k != j and c.powers[k] == c.powers[j] and abs(b[k] - b[j]) <= delta
+                    for k in range(len(c.powers))
+                )
+                if twin:
+                    a_p, b_p = self.polish(smaller[0])
+                    options.append((score(smaller[0], a_p, b_p), (smaller[0], a_p, b_p)))
+            rise, best = min(options, key=lambda o: o[0])
+            if rise - base > sel.margin:
+                break
+            base, current, reduced = rise, best, True
+        if not reduced:
+            return None
+        c, _, _ = current
+        a_p, b_p = self.polish(c)
+        return c, a_p, b_p
+
+    def refine(self, cand: Candidate) -> tuple[Candidate, Equation, float]:
+        """Prune, polish, eliminate and refit one model at its exact orders (paper Secs.
+        4.4-4.5; backward elimination is ours, :meth:`eliminate`).
+
+        Returns the refined model as a :class:`Candidate` whose errors are the exact-feature
+        train/validation errors (paper Eq. 21 on the same row split, refit ridge), the final
+        equation and its all-row relative residual ``E_fit``. A polished fractional order
+        sitting on the branch bound next to 1 is compared with the integer branch; the integer
+        model is kept unless the fractional one lowers ``log10 E_fit`` by more than the
+        selection margin (one extra parameter).
+        """
+        pruned = self.prune(cand)
+        alpha, betas = self.polish(pruned)
+        reduced = self.eliminate(pruned, alpha, betas)
+        if reduced is not None:
+            pruned, alpha, betas = reduced
+        final, fit = self.refit(pruned, alpha, betas)
+        alt = self.integer_alternative(pruned, alpha, betas)
+        if alt is not None:
+            a_int, b_int = self.polish(alt)
+            final_int, fit_int = self.refit(alt, a_int, b_int)
+            if np.log10(fit_int + EPS_REL) - np.log10(fit + EPS_REL) <= self.cfg.selection.margin:
+                pruned, alpha, betas, final, fit = alt, a_int, b_int, final_int, fit_int
+        y, x = exact_system(self.source, pruned.mode, alpha, pruned.powers, betas)
+        ev = evaluate_direct(y, x, self.train_rows, self.val_rows, self.refit_ridge)
+        refined = Candidate(
+            mode=pruned.mode,
+            alpha=float(alpha),
+            powers=pruned.powers,
+            betas=tuple(float(b) for b in betas),
+            coef=tuple(float(c) for c in ev.coef[0]),
+            train_error=float(ev.train_error[0]),
+            val_error=float(ev.val_error[0]),
+            val_mse=float(ev.val_mse[0]),
+            objective=float(np.log10(max(ev.val_error[0], TINY))),
+        )
+        self._refined[refined] = (final, fit)
+        return refined, final, fit
+
     def run(self, progress: ProgressFn | None = None) -> DiscoveryResult:
         best_by_c, chosen = self.sweep(progress)
         t0 = time.perf_counter()
         selected = best_by_c[chosen]
-        pruned = self.prune(selected)
-        alpha, betas = self.polish(pruned)
-        final, fit = self.refit(pruned, alpha, betas)
+        if self.cfg.selection.refine_front:
+            final, fit = self._refined[selected]
+        else:
+            pruned = self.prune(selected)
+            alpha, betas = self.polish(pruned)
+            final, fit = self.refit(pruned, alpha, betas)
         self.timings["refine"] = time.perf_counter() - t0
         self.timings["n_rows"] = float(self.banks.n_rows)
         self.timings["n_evals"] = float(self.n_evals)
+        self.timings["sizes_searched"] = float(len(best_by_c))
         n_val = self.tables.val.n
-        front = []
+        # With refine_front a searched size may refine to fewer terms: the front keeps the best
+        # refined model per number of terms (for the paper's path this is the identity).
+        best_per_size: dict[int, Candidate] = {}
         for m in best_by_c:
+            if m.size not in best_per_size or m.val_error < best_per_size[m.size].val_error:
+                best_per_size[m.size] = m
+        models = [best_per_size[s] for s in sorted(best_per_size)]
+        front = []
+        for m in models:
             aic, bic = m.information_criteria(n_val)
             front.append(
                 FrontPoint(
-                    m.size,
-                    m.train_error,
-                    m.val_error,
-                    m.objective,
-                    aic,
-                    bic,
+                    m.size, m.train_error, m.val_error, m.objective, aic, bic,
                     m.equation(self.cfg.operator),
                 )
-            )
-        sizes = np.array([m.size for m in best_by_c])
-        errs = np.array([m.val_error for m in best_by_c])
+            )  # fmt: skip
+        sizes = np.array([m.size for m in models])
+        errs = np.array([m.val_error for m in models])
         on_front = tuple(int(sizes[i]) for i in pareto_front(sizes, errs))
         return DiscoveryResult(
             front=tuple(front),

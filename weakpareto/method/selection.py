@@ -64,6 +64,29 @@ def select_elbow(sizes: NDArray, errors: NDArray, margin: float = 0.15) -> int:
     return 0
 
 
+def select_gain(sizes: NDArray, errors: NDArray, margin: float = 0.15, floor: float = 1e-8) -> int:
+    """Index (into the given front, sorted by size) selected by the per-term gain rule (ours).
+
+    The paper's two-point margin rule applied along the whole front: start from the smallest
+    model; a larger model ``c'`` replaces the current choice ``c`` when
+    ``log10(E_c + eps) - log10(E_c' + eps) > margin * (c' - c)``. For two points this is exactly
+    the paper's rule; unlike the signed-chord elbow it selects the last point of a front that
+    keeps falling (convex in log), and a long flat start does not hide a later drop. Errors are
+    compared as ``log10(E + floor)``: below ``floor`` (a relative residual of 1e-4 for the
+    variance-normalised E_val) a model already matches the data to numerical precision, and a
+    further "gain" only fits round-off or discretisation error.
+    """
+    sizes = np.asarray(sizes, dtype=float)
+    logs = np.log10(np.asarray(errors, dtype=float) + floor)
+    if sizes.size == 0:
+        raise ValueError("cannot select from an empty front")
+    chosen = 0
+    for k in range(1, sizes.size):
+        if logs[chosen] - logs[k] > margin * (sizes[k] - sizes[chosen]):
+            chosen = k
+    return chosen
+
+
 def select_by_criterion(scores: NDArray) -> int:
     """Index of the minimum AIC/BIC-type score (first on ties)."""
     return int(np.argmin(np.asarray(scores, dtype=float)))
@@ -87,12 +110,19 @@ def select_on_front(
         front = pareto_front(sizes, val_errors)
     if settings.rule == "elbow":
         k = select_elbow(np.asarray(sizes)[front], np.asarray(val_errors)[front], settings.margin)
+    elif settings.rule == "gain":
+        k = select_gain(
+            np.asarray(sizes)[front],
+            np.asarray(val_errors)[front],
+            settings.margin,
+            settings.gain_floor,
+        )
     elif settings.rule == "aic":
         k = select_by_criterion(np.asarray(aic)[front])
     elif settings.rule == "bic":
         k = select_by_criterion(np.asarray(bic)[front])
     else:
-        raise ValueError(f"unknown selection rule {settings.rule!r}; use elbow, aic or bic")
+        raise ValueError(f"unknown selection rule {settings.rule!r}; use elbow, aic, bic or gain")
     return int(front[k])
 
 
@@ -125,9 +155,12 @@ class StoppingState:
                 stable = stable and selected_size == self.previous_selection
             self.stability_count = self.stability_count + 1 if stable else 0
             self.previous_selection = selected_size
+        # explain floor (ours): no model explains enough of the target yet, keep searching
+        unexplained = s.explain_floor is not None and self.best > s.explain_floor
         return bool(
             s.auto_stop
             and c >= s.min_stop_size
+            and not unexplained
             and (self.plateau_count >= s.patience or self.stability_count >= s.patience)
         )
 

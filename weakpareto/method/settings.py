@@ -10,12 +10,13 @@ benchmark (a benchmark's ``tuning`` block can only override them in ``wp run``),
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any, Literal
 
-from omegaconf import OmegaConf
+from omegaconf import DictConfig, OmegaConf
 
 from weakpareto.records import OperatorKind
 
@@ -24,20 +25,39 @@ CONFIG_PACKAGE = "weakpareto.conf"
 DEFAULT_GROUPS = {"search": "paper", "selection": "elbow", "method": "weak_pareto"}
 
 Updating = Literal["immediate", "deferred"]
-SelectionRule = Literal["elbow", "aic", "bic"]
+SelectionRule = Literal["elbow", "aic", "bic", "gain"]
 StabilityRule = Literal["reference", "paper"]
 ElbowPoints = Literal["front", "all"]
 
 
+def _load_option(group: str, name: str) -> DictConfig:
+    """One option of a config group with its same-group ``defaults`` (e.g. gain -> elbow)."""
+    path = resources.files(CONFIG_PACKAGE) / group / f"{name}.yaml"
+    if not path.is_file():
+        raise ValueError(f"{group}={name} is not an option of conf/{group}/")
+    node = OmegaConf.load(str(path))
+    assert isinstance(node, DictConfig)
+    parents = list(node.pop("defaults", []))
+    order = parents if "_self_" in parents else [*parents, "_self_"]
+    layers = [node if p == "_self_" else _load_option(group, p) for p in order]
+    merged = OmegaConf.merge(*layers)
+    assert isinstance(merged, DictConfig)
+    return merged
+
+
 @cache
-def conf_defaults() -> dict[str, dict[str, Any]]:
-    """The default groups of ``conf/``, resolved with an empty benchmark (no tuning)."""
-    root = resources.files(CONFIG_PACKAGE)
-    groups = {g: OmegaConf.load(str(root / g / f"{n}.yaml")) for g, n in DEFAULT_GROUPS.items()}
+def conf_defaults(
+    search: str = DEFAULT_GROUPS["search"],
+    selection: str = DEFAULT_GROUPS["selection"],
+    method: str = DEFAULT_GROUPS["method"],
+) -> dict[str, dict[str, Any]]:
+    """Config group options of ``conf/``, resolved with an empty benchmark (no tuning)."""
+    names = {"search": search, "selection": selection, "method": method}
+    groups = {g: _load_option(g, n) for g, n in names.items()}
     cfg = OmegaConf.create({"benchmark": {"tuning": {}, "library": {}}, **groups})
     data = OmegaConf.to_container(cfg, resolve=True)
     assert isinstance(data, dict)
-    return {g: dict(data[g]) for g in DEFAULT_GROUPS}
+    return {g: dict(data[g]) for g in names}
 
 
 def _d(group: str, key: str) -> Any:
@@ -89,6 +109,11 @@ class SelectionSettings:
     prune_abs: float = _d("selection", "prune_abs")  # tau_abs
     stability: StabilityRule = _d("selection", "stability")
     elbow_points: ElbowPoints = _d("selection", "elbow_points")
+    # No stop while the best E_val exceeds it (None: the paper's sweep; see conf/selection/gain)
+    explain_floor: float | None = _d("selection", "explain_floor")
+    gain_floor: float = _d("selection", "gain_floor")  # numerical floor of E_val (gain rule)
+    # Select on pruned, polished, exact-order models instead of search-stage ones (ours)
+    refine_front: bool = _d("selection", "refine_front")
 
 
 @dataclass(frozen=True)
@@ -101,6 +126,8 @@ class RefineSettings:
     xatol: float = _d("method", "polish_xatol")
     fatol: float = _d("method", "polish_fatol")
     trust_min: float = _d("method", "trust_min")  # delta = max(3 * median spacing, trust_min)
+    # ridge of the final refit: None = the search's (paper Eq. 22); 0 = least squares
+    ridge: float | None = _d("method", "refit_ridge")
 
 
 @dataclass(frozen=True)
@@ -123,3 +150,55 @@ class DiscoveryConfig:
     search: SearchSettings = field(default_factory=SearchSettings)
     selection: SelectionSettings = field(default_factory=SelectionSettings)
     refine: RefineSettings = field(default_factory=RefineSettings)
+
+
+def _fields(cls: type, values: dict[str, Any], rename: dict[str, str] | None = None) -> Any:
+    """Build a settings record from a config group's values (only the record's own fields)."""
+    rename = rename or {}
+    names = {f.name for f in dataclasses.fields(cls)}
+    kwargs = {rename.get(k, k): v for k, v in values.items() if rename.get(k, k) in names}
+    return cls(**kwargs)
+
+
+#: config key -> RefineSettings field
+REFINE_KEYS = {
+    "polish_maxiter": "maxiter",
+    "polish_xatol": "xatol",
+    "polish_fatol": "fatol",
+    "refit_ridge": "ridge",
+}
+
+
+def named_settings(
+    method: str = DEFAULT_GROUPS["method"],
+    selection: str = DEFAULT_GROUPS["selection"],
+    search: str = DEFAULT_GROUPS["search"],
+) -> tuple[SearchSettings, SelectionSettings, RefineSettings]:
+    """The settings of named ``conf/`` options (e.g. ``method="weak_pareto_robust"``,
+    ``selection="gain"``), exactly as ``wp run method=... selection=...`` composes them for a
+    benchmark without tuning."""
+    d = conf_defaults(search=search, selection=selection, method=method)
+    return (
+        _fields(SearchSettings, d["search"]),
+        _fields(SelectionSettings, d["selection"]),
+        _fields(RefineSettings, d["method"], REFINE_KEYS),
+    )
+
+
+#: Methods offered to users (``WeakPareto(method=...)``, ``wp discover method=...``): the conf/
+#: options (method, selector) each one stands for. ``weak_pareto`` is the paper's method;
+#: ``weak_pareto_robust`` (ours, the users' default) adds the per-term gain selector on refined
+#: models, backward elimination and an unbiased final refit.
+USER_METHODS: dict[str, tuple[str, str]] = {
+    "weak_pareto": ("weak_pareto", "elbow"),
+    "weak_pareto_robust": ("weak_pareto_robust", "gain"),
+}
+DEFAULT_USER_METHOD = "weak_pareto_robust"
+
+
+def user_method_settings(name: str) -> tuple[SearchSettings, SelectionSettings, RefineSettings]:
+    """The settings of a user-facing method name (see :data:`USER_METHODS`)."""
+    if name not in USER_METHODS:
+        raise ValueError(f"method={name!r} is unknown; use one of {', '.join(USER_METHODS)}")
+    method, selection = USER_METHODS[name]
+    return named_settings(method, selection)

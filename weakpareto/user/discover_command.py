@@ -2,22 +2,29 @@
 
 ``wp discover data=<file> [operator=directional|riesz] [alpha_range=[lo,hi]]
 [beta_range=[lo,hi]] [powers=[0,1,2]] [period=<L>] [period_y=<L>] [power_mode=auto|raw|positive]
-[seed=<int>] [max_terms=<int>] ... out=<result.json>``
+[seed=<int>] [max_terms=<int>] [u_key=<name>] [t_key=<name>] [x_key=<name>] [y_key=<name>] ...
+out=<result.json>``
 
-Inputs: ``.npz`` with arrays ``u`` (nt x nx), ``t`` (nt), ``x`` (nx); or ``.csv`` / ``.parquet``
-in long form (columns ``t``, ``x``, ``u``; one row per grid point), pivoted to the grid. Two
-spatial dimensions: an extra array ``y`` (ny) with ``u`` (nt x nx x ny), or an extra column ``y``
-(one row per ``(t, x, y)`` triple); 2-D runs the directional discovery of the paper's Sec.
+Inputs (:mod:`weakpareto.user.loading`): ``.npz`` or MATLAB ``.mat`` with arrays ``u``
+(nt x nx), ``t`` (nt), ``x`` (nx) — other variable names via ``u_key=``, ``t_key=``,
+``x_key=`` (defaults also find ``usol``/``U``/``uu``, ``tt``, ``xx``), a ``u`` stored nx x nt is
+transposed when unambiguous (the summary line says so); or ``.csv`` / ``.parquet`` in long form
+(columns ``t``, ``x``, ``u``; one row per grid point), pivoted to the grid. Two spatial
+dimensions: an extra array ``y`` (ny; ``y_key=``) with ``u`` (nt x nx x ny), or an extra column
+``y`` (one row per ``(t, x, y)`` triple); 2-D runs the directional discovery of the paper's Sec.
 "Extension to two spatial dimensions" (linear terms, ``powers=[0]``, each term with a direction
-``x`` or ``y``; ``period_y`` is the y period). All
-parameters, the output path and the data are validated before any computation
-(:mod:`weakpareto.user.validation`); bad input raises :class:`UserInputError`, which the ``wp``
-dispatcher prints as one line with exit code 2. The result is written atomically (temporary
-file + ``os.replace``) as JSON::
+``x`` or ``y``; ``period_y`` is the y period). All parameters, the output path and the data are
+validated before any computation (:mod:`weakpareto.user.validation`); bad input raises
+:class:`UserInputError`, which the ``wp`` dispatcher prints as one line with exit code 2. The
+discovery runs on the non-dimensionalised field (:mod:`weakpareto.user.scaling`) and reports in
+the data's units; its diagnostics (:mod:`weakpareto.user.warnings`) are printed after the
+equation (lines ``warning: [code] ...`` / ``info: [code] ...``). The result is written
+atomically (temporary file + ``os.replace``) as JSON::
 
     {"equation": "<text>", "mode": "sub"|"int"|"sup", "alpha": float,
      "terms": [{"power": int, "order": float, "coef": float}, ...],   # 2-D: + "direction"
-     "pareto_front": [{"size": int, "val_error": float, "train_error": float, ...}, ...], ...}
+     "pareto_front": [{"size": int, "val_error": float, "train_error": float, ...}, ...],
+     "warnings": [{"code": str, "level": "warning"|"info", "message": str}, ...], ...}
 
 An identity term has ``"order": 0.0``. The file is also a complete
 :meth:`weakpareto.user.estimator.WeakPareto.to_dict` record (``WeakPareto.from_dict`` reloads it).
@@ -29,42 +36,48 @@ import inspect
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from weakpareto.errors import UserInputError
 from weakpareto.io import write_json_atomic
 from weakpareto.user.estimator import WeakPareto
-from weakpareto.user.long_tables import long_table_to_grid, long_table_to_grid_2d
-from weakpareto.user.validation import (
-    CheckedField,
-    CheckedField2D,
-    check_data_path,
-    check_out_path,
-    one_line,
-)
+from weakpareto.user.loading import KEY_OPTIONS, LoadedData, load_field
+from weakpareto.user.paths import check_data_path, check_out_path
+from weakpareto.user.validation import CheckedField, CheckedField2D
 
 #: Keys taken verbatim as strings (paths and names are never parsed as numbers).
-STRING_KEYS = ("data", "out", "operator", "power_mode", "test_functions", "updating", "selection")
-NPZ_ARRAYS = ("u", "t", "x")
-#: Optional array / column that makes the data two-dimensional.
-Y_NAME = "y"
-#: Keys that describe the data, not the estimator.
+STRING_KEYS = (
+    "data",
+    "out",
+    "operator",
+    "power_mode",
+    "test_functions",
+    "updating",
+    "selection",
+    "method",
+    *KEY_OPTIONS,
+)
+#: Keys that describe the data, not the estimator (``*_key=`` name variables of array files).
 DATA_KEYS = ("data", "out", "period", "period_y")
 
 
 def valid_keys() -> list[str]:
-    return list(DATA_KEYS) + [
-        k for k in inspect.signature(WeakPareto.__init__).parameters if k != "self"
-    ]
+    """Every key ``wp discover`` accepts (and ``wp discover --help`` documents): the data keys,
+    the variable-name keys of array files and the estimator parameters."""
+    return (
+        list(DATA_KEYS)
+        + list(KEY_OPTIONS)
+        + [k for k in inspect.signature(WeakPareto.__init__).parameters if k != "self"]
+    )
 
 
 def usage() -> str:
     defaults = WeakPareto().get_params()
     opts = " ".join(f"[{k}={_show(v)}]" for k, v in defaults.items())
     return (
-        "wp discover data=<file.npz|.csv|.parquet> out=<result.json> [period=<L>] "
-        "[period_y=<L>] " + opts + "\n"
-        "  .npz: arrays u (nt x nx), t (nt), x (nx); .csv/.parquet: long form, columns t, x, u\n"
+        "wp discover data=<file.npz|.mat|.csv|.parquet> out=<result.json> [period=<L>] "
+        "[period_y=<L>] [u_key=<name>] [t_key=<name>] [x_key=<name>] [y_key=<name>] " + opts + "\n"
+        "  .npz/.mat: arrays u (nt x nx; nx x nt is transposed), t (nt), x (nx), named by\n"
+        "  u_key/t_key/x_key (default u|usol|U|uu, t|tt, x|xx); .csv/.parquet: long form, "
+        "columns t, x, u\n"
         "  2-D: also y (ny) with u (nt x nx x ny), or a column y; linear terms only, powers=[0]\n"
         "  example: wp discover data=f.npz operator=directional alpha_range=[0.6,1.05] "
         "beta_range=[0.5,2.0] out=r.json"
@@ -133,47 +146,9 @@ def parse_args(args: list[str]) -> dict[str, Any]:
 
 
 # -- data loading -----------------------------------------------------------------------------
-def load_data(path: Path) -> tuple[Any, ...]:
-    """Read ``(u, t, x)``, or ``(u, t, x, y)`` for 2-D data, from ``.npz`` or a long table.
-
-    2-D: an ``.npz`` with an array ``y``, or a ``.csv`` / ``.parquet`` table with a column ``y``.
-    """
-    suffix = path.suffix.lower()
-    if suffix == ".npz":
-        try:
-            with np.load(path, allow_pickle=False) as npz:
-                present = list(npz.files)
-                missing = [k for k in NPZ_ARRAYS if k not in present]
-                if missing:
-                    raise UserInputError(
-                        f"data={path} lacks array(s) {', '.join(missing)} (found: "
-                        f"{', '.join(present) or 'none'}); save u (nt x nx), t (nt) and x (nx), "
-                        "e.g. np.savez(f, u=u, t=t, x=x) (2-D: also y, u nt x nx x ny)"
-                    )
-                names = (*NPZ_ARRAYS, Y_NAME) if Y_NAME in present else NPZ_ARRAYS
-                return tuple(npz[k] for k in names)
-        except UserInputError:
-            raise
-        except Exception as err:  # corrupt zip, pickled object arrays, ...
-            raise UserInputError(
-                f"cannot read data={path} as .npz ({one_line(err)}); save it with "
-                "np.savez(f, u=u, t=t, x=x)"
-            ) from None
-    import pandas as pd
-
-    try:
-        if suffix == ".csv":
-            table = pd.read_csv(path)
-        else:
-            table = pd.read_parquet(path)
-    except Exception as err:  # empty file, parser errors, not a parquet file, ...
-        raise UserInputError(
-            f"cannot read data={path} as {suffix[1:]} ({one_line(err)}); write a long table "
-            "with columns t, x, u (2-D: t, x, y, u)"
-        ) from None
-    if Y_NAME in [str(c) for c in table.columns]:
-        return long_table_to_grid_2d(table, source=f"data={path}")
-    return long_table_to_grid(table, source=f"data={path}")
+def load_data(path: Path, keys: dict[str, str | None] | None = None) -> LoadedData:
+    """Read ``(u, t, x)`` or ``(u, t, x, y)`` with notes (:func:`loading.load_field`)."""
+    return load_field(path, keys)
 
 
 # -- output -----------------------------------------------------------------------------------
@@ -190,27 +165,27 @@ def discover_command(args: list[str]) -> None:
             "(wp discover --help lists every key)"
         )
     opts = parse_args(args)
-    params = {k: v for k, v in opts.items() if k not in DATA_KEYS}
+    params = {k: v for k, v in opts.items() if k not in (*DATA_KEYS, *KEY_OPTIONS)}
     model = WeakPareto().set_params(**params)
     cfg = model.discovery_config()  # validates every parameter
     out = check_out_path(opts.get("out"), ".json")
     data = check_data_path(opts.get("data"))
-    arrays = load_data(data)
-    y = arrays[3] if len(arrays) == 4 else None
-    if y is None and opts.get("period_y") is not None:
+    keys = {k[0]: opts.get(k) for k in KEY_OPTIONS}
+    loaded = load_data(data, keys)
+    if loaded.y is None and opts.get("period_y") is not None:
+        kind = "column" if data.suffix.lower() in (".csv", ".parquet") else "array"
         raise UserInputError(
-            f"period_y= applies to 2-D data only, but data={data} has no y "
-            f"{'array' if data.suffix.lower() == '.npz' else 'column'}; drop period_y="
+            f"period_y= applies to 2-D data only, but data={data} has no y {kind}; drop period_y="
         )
     field = model.validate(
-        arrays[0],
-        arrays[1],
-        arrays[2],
-        y=y,
+        loaded.u,
+        loaded.t,
+        loaded.x,
+        y=loaded.y,
         period=opts.get("period"),
         period_y=opts.get("period_y"),
     )
-    print(_describe(data, field))
+    print(_describe(data, field, loaded.notes))
     model._fit_checked(field, cfg)
     g = model.grid_
     counts = " x ".join(str(k) for k in g["test_counts"])
@@ -230,10 +205,12 @@ def discover_command(args: list[str]) -> None:
     print(f"wrote {out}")
 
 
-def _describe(data: Path, field: CheckedField | CheckedField2D) -> str:
-    """One line: the grid as read (after dropping a repeated endpoint)."""
+def _describe(
+    data: Path, field: CheckedField | CheckedField2D, loaded_notes: list[str] | None = None
+) -> str:
+    """One line: the grid as read (after dropping a repeated endpoint, reorienting u)."""
     axes = f"x in [{field.x[0]:g}, {field.x[-1]:g}] dx {field.dx:g}, period {field.period:g}"
-    notes = []
+    notes = list(loaded_notes or [])
     if field.dropped_endpoint:
         notes.append("repeated endpoint column dropped")
     if isinstance(field, CheckedField2D):

@@ -28,9 +28,9 @@ t/x/y Gaussian tests, the same branch-aware search, elbow, pruning, polish and r
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import json
-import math
 import numbers
 from typing import Any, cast
 
@@ -38,19 +38,27 @@ import numpy as np
 
 from weakpareto._version import __version__
 from weakpareto.errors import UserInputError
-from weakpareto.library.weak import PowerMode, SpatialTests, weak_library
-from weakpareto.library.weak_2d import weak_library_2d
+from weakpareto.library.weak import PowerMode, SpatialTests, WeakLibrary, weak_library
+from weakpareto.library.weak_2d import WeakLibrary2D, weak_library_2d
 from weakpareto.method.discovery import discover
 from weakpareto.method.discovery_2d import discover_2d
 from weakpareto.method.settings import (
     DEFAULT_C_MAX,
+    DEFAULT_USER_METHOD,
     DiscoveryConfig,
-    RefineSettings,
-    SearchSettings,
-    SelectionSettings,
+    user_method_settings,
 )
 from weakpareto.numerics.operators import SpectralKind
-from weakpareto.records import DiscoveryResult, Equation, FrontPoint
+from weakpareto.records import DiscoveryResult
+from weakpareto.user.limits import check_memory, check_seed_range
+from weakpareto.user.scaling import Scales
+from weakpareto.user.serialise import (
+    as_float,
+    finite_or_none,
+    json_param,
+    result_from_dict,
+    result_to_dict,
+)
 from weakpareto.user.validation import (
     CheckedField,
     CheckedField2D,
@@ -59,9 +67,14 @@ from weakpareto.user.validation import (
     check_params,
     check_spatial_dims,
 )
+from weakpareto.user.warnings import FitContext, FitWarning, diagnose, units_warning
 
 # The method's defaults are conf/'s (weakpareto.method.settings): one set for Python and CLI.
-_SEARCH, _SELECTION, _REFINE = SearchSettings(), SelectionSettings(), RefineSettings()
+_SEARCH, _SELECTION, _REFINE = user_method_settings(DEFAULT_USER_METHOD)
+
+#: Significant digits of printed coefficients (``Equation.text(sig_digits=...)``): a
+#: coefficient is never shown as 0.0000, whatever the units of the data.
+SIG_DIGITS = 4
 
 #: Tolerance (relative to max |u|) under which a slightly negative minimum still counts as a
 #: nonnegative field for ``power_mode="auto"`` (spectral round-off, e.g. -1e-15 on FADE).
@@ -70,73 +83,6 @@ NONNEG_RTOL = 1e-8
 
 class NotFittedError(ValueError, AttributeError):
     """The estimator is used before :meth:`WeakPareto.fit` (as in scikit-learn)."""
-
-
-def _finite_or_none(v: float) -> float | None:
-    v = float(v)
-    return v if math.isfinite(v) else None
-
-
-def _float(v: Any) -> float:
-    return float("nan") if v is None else float(v)
-
-
-def _front_point_to_dict(fp: FrontPoint) -> dict[str, Any]:
-    return {
-        "size": int(fp.size),
-        "train_error": _finite_or_none(fp.train_error),
-        "val_error": _finite_or_none(fp.val_error),
-        "objective": _finite_or_none(fp.objective),
-        "aic": _finite_or_none(fp.aic),
-        "bic": _finite_or_none(fp.bic),
-        "equation": fp.equation.to_dict(),
-    }
-
-
-def _front_point_from_dict(d: dict[str, Any]) -> FrontPoint:
-    return FrontPoint(
-        size=int(d["size"]),
-        train_error=_float(d["train_error"]),
-        val_error=_float(d["val_error"]),
-        objective=_float(d["objective"]),
-        aic=_float(d["aic"]),
-        bic=_float(d["bic"]),
-        equation=Equation.from_dict(d["equation"]),
-    )
-
-
-def result_to_dict(res: DiscoveryResult) -> dict[str, Any]:
-    """Lossless JSON-safe form of a :class:`DiscoveryResult` (non-finite floats -> null)."""
-    return {
-        "front": [_front_point_to_dict(fp) for fp in res.front],
-        "pareto": [int(s) for s in res.pareto],
-        "selected_size": int(res.selected_size),
-        "selected": res.selected.to_dict(),
-        "final": res.final.to_dict(),
-        "fit_error": _finite_or_none(res.fit_error),
-        "timings": {k: float(v) for k, v in res.timings.items()},
-    }
-
-
-def result_from_dict(d: dict[str, Any]) -> DiscoveryResult:
-    """Inverse of :func:`result_to_dict`."""
-    return DiscoveryResult(
-        front=tuple(_front_point_from_dict(fp) for fp in d["front"]),
-        pareto=tuple(int(s) for s in d["pareto"]),
-        selected_size=int(d["selected_size"]),
-        selected=Equation.from_dict(d["selected"]),
-        final=Equation.from_dict(d["final"]),
-        fit_error=_float(d["fit_error"]),
-        timings={k: float(v) for k, v in d.get("timings", {}).items()},
-    )
-
-
-def _json_param(v: Any) -> Any:
-    if isinstance(v, tuple | list):
-        return [_json_param(i) for i in v]
-    if isinstance(v, np.generic):
-        return v.item()
-    return v
 
 
 class WeakPareto:
@@ -182,10 +128,20 @@ class WeakPareto:
         ``immediate`` is the paper's original setting.
     ridge : float, default 1e-3
         Ridge ``lambda`` on column-normalised designs (paper Eqs. 20, 22).
-    selection : {"elbow", "aic", "bic"}, default "elbow"
-        Support-size selector on the Pareto front (paper Sec. 4.3, App. E).
+    method : {"weak_pareto_robust", "weak_pareto"}, default "weak_pareto_robust"
+        ``weak_pareto`` is the paper's method (Algorithm 1: signed-chord elbow on search-stage
+        models, refit with the search's ridge). ``weak_pareto_robust`` (ours) keeps its search
+        but selects with the per-term gain rule on pruned, polished, exactly refitted models
+        (with backward elimination), keeps searching while no model explains half of the
+        target, and refits the final coefficients by least squares (``conf/method/
+        weak_pareto_robust.yaml``, ``conf/selection/gain.yaml``). It recovers fronts that fall
+        convexly (Kuramoto–Sivashinsky, 2-D), where the elbow keeps a one-term model.
+    selection : {None, "elbow", "aic", "bic", "gain"}, default None
+        Support-size selector on the Pareto front (paper Sec. 4.3, App. E); None is the
+        method's own (``gain`` for weak_pareto_robust, ``elbow`` for weak_pareto).
     margin : float, default 0.15
-        Two-point elbow margin on ``log10 E_val`` (paper Sec. 4.3).
+        Margin on ``log10 E_val``: the paper's two-point elbow margin (Sec. 4.3), per added
+        term for the gain rule.
     polish : bool, default True
         Exact-order Nelder–Mead polishing before the exact refit (paper Sec. 4.5).
 
@@ -199,8 +155,17 @@ class WeakPareto:
     pareto_front_ : list of dict, one per evaluated support size: size, train_error, val_error,
         on_front, equation (selection-stage text)
     selected_size_ : int, fit_error_ : float (relative all-row residual E_fit, paper Sec. 5.1)
+    warnings_ : list of FitWarning (code, level "warning" | "info", message naming the fix),
+        the diagnostics of :mod:`weakpareto.user.warnings`; printed by :meth:`print`
+    noise_level_ : float, apparent noise of u relative to std(u)
     result_ : DiscoveryResult, grid_ : dict (nt, nx, dt, dx, period, power_mode, test_counts;
-        2-D: nt, nx, ny, dt, dx, dy, period, period_y, test_counts)
+        2-D: nt, nx, ny, dt, dx, dy, period, period_y, test_counts; both: scales, noise_level,
+        noise_floor)
+
+    Units: the search runs on the non-dimensionalised field (:mod:`weakpareto.user.scaling`:
+    u / max|u|, t and x in grid steps) and every fitted attribute is in the data's units —
+    orders unchanged, coefficients rescaled exactly — so the result does not depend on the
+    units of u, t and x. ``grid_["scales"]`` holds the scales (u, t, x[, y], origins).
     """
 
     def __init__(
@@ -214,11 +179,12 @@ class WeakPareto:
         test_functions: str = "gaussian",
         test_counts: tuple[int, int] | None = None,
         seed: int = 0,
+        method: str = DEFAULT_USER_METHOD,
         popsize: int = _SEARCH.popsize,
         maxiter: int = _SEARCH.maxiter,
         updating: str = _SEARCH.updating,
         ridge: float = _SEARCH.ridge,
-        selection: str = _SELECTION.rule,
+        selection: str | None = None,
         margin: float = _SELECTION.margin,
         polish: bool = _REFINE.polish,
     ) -> None:
@@ -231,6 +197,7 @@ class WeakPareto:
         self.test_functions = test_functions
         self.test_counts = test_counts
         self.seed = seed
+        self.method = method
         self.popsize = popsize
         self.maxiter = maxiter
         self.updating = updating
@@ -271,6 +238,7 @@ class WeakPareto:
     def discovery_config(self) -> DiscoveryConfig:
         """The :class:`DiscoveryConfig` of the current (validated) parameters."""
         p = check_params(self.get_params())
+        search, selection, refine = user_method_settings(p["method"])
         return DiscoveryConfig(
             alpha_range=p["alpha_range"],
             beta_range=p["beta_range"],
@@ -278,15 +246,20 @@ class WeakPareto:
             c_max=p["max_terms"],
             operator=p["operator"],
             seed=p["seed"],
-            search=SearchSettings(
+            search=dataclasses.replace(
+                search,
                 popsize=p["popsize"],
                 maxiter=p["maxiter"],
                 updating=p["updating"],
                 vectorized=p["updating"] == "deferred",
                 ridge=p["ridge"],
             ),
-            selection=SelectionSettings(rule=p["selection"], margin=p["margin"]),
-            refine=RefineSettings(polish=p["polish"]),
+            selection=dataclasses.replace(
+                selection,
+                rule=selection.rule if p["selection"] is None else p["selection"],
+                margin=p["margin"],
+            ),
+            refine=dataclasses.replace(refine, polish=p["polish"]),
         )
 
     @staticmethod
@@ -336,69 +309,100 @@ class WeakPareto:
     def _fit_checked(
         self, field: CheckedField | CheckedField2D, cfg: DiscoveryConfig
     ) -> WeakPareto:
+        """Discover on the non-dimensionalised field, report in the data's units.
+
+        :mod:`weakpareto.user.scaling`: u by max |u|, t and x (y) by their steps, origin
+        shifted; orders are unit-free and every coefficient is mapped back by its exact power
+        law, so the result does not depend on the units of the data.
+        """
+        params = check_params(self.get_params())
+        scales = Scales.of(field)
+        unitless = scales.dimensionless(field)
+        source: WeakLibrary | WeakLibrary2D
         if isinstance(field, CheckedField2D):
-            return self._fit_checked_2d(field, cfg)
-        mode = cast(PowerMode, self.resolve_power_mode(self.power_mode, field.u))
-        counts = check_params(self.get_params())["test_counts"]
-        lib = weak_library(
-            field.u,
-            field.t,
-            field.x,
+            assert isinstance(unitless, CheckedField2D)
+            source = weak_library_2d(
+                unitless.u,
+                unitless.t,
+                unitless.x,
+                unitless.y,
+                operator=cast(SpectralKind, cfg.operator),  # directional | riesz (check_params)
+                period=unitless.period,
+                period_y=unitless.period_y,
+                test_counts=params["test_counts"],
+            )
+            raw = discover_2d(source, cfg)
+            nt, nx, ny = field.shape
+            grid: dict[str, Any] = {
+                "nt": nt,
+                "nx": nx,
+                "ny": ny,
+                "dt": field.dt,
+                "dx": field.dx,
+                "dy": field.dy,
+                "period": field.period,
+                "period_y": field.period_y,
+                "test_counts": [int(k) for k in source.shape],
+                "dropped_endpoint": field.dropped_endpoint,
+                "dropped_endpoint_y": field.dropped_endpoint_y,
+            }
+        else:
+            mode = cast(PowerMode, self.resolve_power_mode(self.power_mode, field.u))
+            source = weak_library(
+                unitless.u,
+                unitless.t,
+                unitless.x,
+                operator=cfg.operator,
+                power_mode=mode,
+                period=unitless.period,
+                spatial_tests=cast(SpatialTests, self.test_functions),  # checked by check_params
+                test_counts=params["test_counts"],
+            )
+            raw = discover(source, cfg)
+            grid = {
+                "nt": field.shape[0],
+                "nx": field.shape[1],
+                "dt": field.dt,
+                "dx": field.dx,
+                "period": field.period,
+                "power_mode": mode,
+                "test_counts": [int(k) for k in source.shape],
+                "dropped_endpoint": field.dropped_endpoint,
+            }
+        res, clipped = scales.result(raw)  # UserInputError if a final coef leaves float64
+        grid["scales"] = scales.to_dict()
+        ctx = FitContext(
+            source=source,
+            result=raw,
+            alpha_range=cfg.alpha_range,
+            beta_range=cfg.beta_range,
+            powers=tuple(cfg.powers),
+            max_terms=cfg.c_max,
+            ridge=cfg.search.ridge,
             operator=cfg.operator,
-            power_mode=mode,
-            period=field.period,
-            spatial_tests=cast(SpatialTests, self.test_functions),  # checked by check_params
-            test_counts=counts,
+            two_d=isinstance(field, CheckedField2D),
+            u=unitless.u,
+            seed=cfg.seed,
         )
-        res = discover(lib, cfg)
-        grid = {
-            "nt": field.shape[0],
-            "nx": field.shape[1],
-            "dt": field.dt,
-            "dx": field.dx,
-            "period": field.period,
-            "power_mode": mode,
-            "test_counts": [int(k) for k in lib.shape],
-            "dropped_endpoint": field.dropped_endpoint,
-        }
-        self._set_fitted(res, grid)
+        found, level, floor = diagnose(ctx)
+        if clipped:
+            found.insert(0, units_warning(scales.u, scales.t, scales.x))
+        grid["noise_level"] = level
+        grid["noise_floor"] = floor
+        self._set_fitted(res, grid, found)
         return self
 
-    def _fit_checked_2d(self, field: CheckedField2D, cfg: DiscoveryConfig) -> WeakPareto:
-        """2-D directional discovery (:func:`weakpareto.method.discovery_2d.discover_2d`)."""
-        counts = check_params(self.get_params())["test_counts"]
-        lib = weak_library_2d(
-            field.u,
-            field.t,
-            field.x,
-            field.y,
-            operator=cast(SpectralKind, cfg.operator),  # directional | riesz (check_params)
-            period=field.period,
-            period_y=field.period_y,
-            test_counts=counts,
-        )
-        res = discover_2d(lib, cfg)
-        nt, nx, ny = field.shape
-        grid = {
-            "nt": nt,
-            "nx": nx,
-            "ny": ny,
-            "dt": field.dt,
-            "dx": field.dx,
-            "dy": field.dy,
-            "period": field.period,
-            "period_y": field.period_y,
-            "test_counts": [int(k) for k in lib.shape],
-            "dropped_endpoint": field.dropped_endpoint,
-            "dropped_endpoint_y": field.dropped_endpoint_y,
-        }
-        self._set_fitted(res, grid)
-        return self
-
-    def _set_fitted(self, res: DiscoveryResult, grid: dict[str, Any]) -> None:
+    def _set_fitted(
+        self,
+        res: DiscoveryResult,
+        grid: dict[str, Any],
+        found: list[FitWarning] | None = None,
+    ) -> None:
         eq = res.final
         self.result_ = res
         self.grid_ = dict(grid)
+        self.warnings_: list[FitWarning] = list(found or [])
+        self.noise_level_ = as_float(grid.get("noise_level"))
         self.equation_ = eq
         self.mode_ = eq.mode
         self.alpha_ = float(eq.alpha)
@@ -414,7 +418,7 @@ class WeakPareto:
                 "train_error": float(fp.train_error),
                 "val_error": float(fp.val_error),
                 "on_front": fp.size in res.pareto,
-                "equation": fp.equation.text(),
+                "equation": fp.equation.text(sig_digits=SIG_DIGITS),
             }
             for fp in res.front
         ]
@@ -429,8 +433,13 @@ class WeakPareto:
     def front_lines(self) -> list[str]:
         """The Pareto front as text lines (``*`` marks the selected size)."""
         self._check_fitted()
+        stage = (
+            "pruned, polished and refitted at exact orders"
+            if self.discovery_config().selection.refine_front
+            else "selection stage"
+        )
         lines = [
-            "Pareto front (best model per support size, selection stage; * = selected):",
+            f"Pareto front (best model per support size, {stage}; * = selected):",
             f"  {'size':>6}  {'train_error':>11}  {'val_error':>11}  {'front':>5}  equation",
         ]
         for row in self.pareto_front_:
@@ -441,13 +450,21 @@ class WeakPareto:
             )
         return lines
 
+    def warning_lines(self) -> list[str]:
+        """The diagnostics, one line each, starting with ``warning:`` or ``info:``."""
+        self._check_fitted()
+        return [w.line() for w in self.warnings_]
+
     def print(self) -> None:
-        """Print the Pareto front and the selected equation (after pruning, polish and refit)."""
+        """Print the Pareto front, the selected equation (after pruning, polish and refit) and
+        the diagnostics (lines starting with ``warning:`` / ``info:``)."""
         self._check_fitted()
         for line in self.front_lines():
             print(line)
         print(f"selected ({self.mode_} branch, E_fit {self.fit_error_:.3e}):")
-        print(f"  {self.equation_.text()}")
+        print(f"  {self.equation_.text(sig_digits=SIG_DIGITS)}")
+        for line in self.warning_lines():
+            print(line)
 
     # -- serialisation ----------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -465,21 +482,24 @@ class WeakPareto:
         out: dict[str, Any] = {}
         if hasattr(self, "result_"):
             out.update(self.equation_.to_dict())
+            out["equation"] = self.equation_.text(sig_digits=SIG_DIGITS)
+            out["warnings"] = [w.to_dict() for w in self.warnings_]
+            out["noise_level"] = finite_or_none(self.noise_level_)
             out["pareto_front"] = [
                 {
                     "size": r["size"],
-                    "val_error": _finite_or_none(r["val_error"]),
-                    "train_error": _finite_or_none(r["train_error"]),
+                    "val_error": finite_or_none(r["val_error"]),
+                    "train_error": finite_or_none(r["train_error"]),
                     "on_front": bool(r["on_front"]),
                     "equation": r["equation"],
                 }
                 for r in self.pareto_front_
             ]
             out["selected_size"] = self.selected_size_
-            out["fit_error"] = _finite_or_none(self.fit_error_)
+            out["fit_error"] = finite_or_none(self.fit_error_)
             out["grid"] = dict(self.grid_)
             out["result"] = result_to_dict(self.result_)
-        out["params"] = {k: _json_param(v) for k, v in self.get_params().items()}
+        out["params"] = {k: json_param(v) for k, v in self.get_params().items()}
         out["weakpareto_version"] = _version()
         return out
 
@@ -496,7 +516,8 @@ class WeakPareto:
                 params[k] = tuple(params[k])
         model = cls().set_params(**params)
         if "result" in d:
-            model._set_fitted(result_from_dict(d["result"]), d.get("grid", {}))
+            found = [FitWarning.from_dict(w) for w in d.get("warnings", [])]
+            model._set_fitted(result_from_dict(d["result"]), d.get("grid", {}), found)
         return model
 
     @classmethod
@@ -525,6 +546,8 @@ def _check_data(
             )
         field: CheckedField | CheckedField2D = check_field(u, t, x, period)
         check_spatial_dims(params, 1)
+        check_seed_range(params, 1)
+        check_memory(params, field.shape)
         return field
     if isinstance(y, numbers.Number):
         raise UserInputError(
@@ -532,7 +555,10 @@ def _check_data(
             "fit(u, t, x, period=L), or y as the array of y coordinates"
         )
     check_spatial_dims(params, 2)
-    return check_field_2d(u, t, x, y, period, period_y)
+    check_seed_range(params, 2)
+    field2 = check_field_2d(u, t, x, y, period, period_y)
+    check_memory(params, field2.shape)
+    return field2
 
 
 def _version() -> str:

@@ -32,17 +32,19 @@ from __future__ import annotations
 import itertools
 import math
 import numbers
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from weakpareto._typing import Array
 from weakpareto.errors import UserInputError
-from weakpareto.method.settings import DEFAULT_EPS_ALPHA, DEFAULT_N_ALPHA_NODES
+from weakpareto.method.settings import (
+    DEFAULT_EPS_ALPHA,
+    DEFAULT_N_ALPHA_NODES,
+    USER_METHODS,
+)
 from weakpareto.numerics.orders import temporal_branches
 
 #: Relative tolerance on the grid step: ``|h_i - h| <= 1e-6 * h`` (plus float rounding).
@@ -61,9 +63,8 @@ CONSTANT_RTOL = 1e-12
 OPERATORS = ("directional", "riesz")
 POWER_MODES = ("auto", "raw", "positive")
 TEST_FUNCTIONS = ("gaussian", "fourier")
-SELECTION_RULES = ("elbow", "aic", "bic")
+SELECTION_RULES = ("elbow", "aic", "bic", "gain")
 UPDATING = ("deferred", "immediate")
-DATA_SUFFIXES = (".npz", ".csv", ".parquet")
 
 
 def one_line(message: object) -> str:
@@ -217,7 +218,10 @@ def check_params(params: Mapping[str, Any]) -> dict[str, Any]:
         "maxiter": check_int("maxiter", p["maxiter"], 1),
         "updating": check_choice("updating", p["updating"], UPDATING),
         "ridge": check_nonneg_float("ridge", p["ridge"]),
-        "selection": check_choice("selection", p["selection"], SELECTION_RULES),
+        "method": check_choice("method", p["method"], tuple(USER_METHODS)),
+        "selection": None
+        if p["selection"] is None
+        else check_choice("selection", p["selection"], SELECTION_RULES),
         "margin": check_nonneg_float("margin", p["margin"]),
     }
     if not isinstance(p["polish"], bool | np.bool_):
@@ -226,45 +230,9 @@ def check_params(params: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-# -- paths ------------------------------------------------------------------------------------
-def check_data_path(data: Any) -> Path:
-    """An existing file with a supported extension."""
-    if data is None or str(data) == "":
-        raise UserInputError("data= is required, e.g. data=field.npz (or .csv / .parquet)")
-    path = Path(str(data)).expanduser()
-    if path.suffix.lower() not in DATA_SUFFIXES:
-        raise UserInputError(
-            f"data={path} has unsupported extension {path.suffix or '(none)'!r}; use .npz "
-            "(arrays u, t, x) or .csv / .parquet (long form, columns t, x, u)"
-        )
-    if not path.exists():
-        raise UserInputError(f"data={path} does not exist; check the path")
-    if not path.is_file():
-        raise UserInputError(f"data={path} is not a file; give the path of a data file")
-    return path
-
-
-def check_out_path(out: Any, suffix: str = ".json") -> Path:
-    """A writable output file path with the given suffix (checked before computing)."""
-    if out is None or str(out) == "":
-        raise UserInputError(f"out= is required, e.g. out=result{suffix}")
-    path = Path(str(out)).expanduser()
-    if path.suffix.lower() != suffix:
-        raise UserInputError(f"out={path} must end in {suffix}, e.g. out=result{suffix}")
-    if path.is_dir():
-        raise UserInputError(f"out={path} is a directory; give a file name ending in {suffix}")
-    parent = path.parent
-    if not parent.is_dir():
-        raise UserInputError(f"cannot write out={path}: directory {parent} does not exist")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise UserInputError(f"cannot write out={path}: directory {parent} is not writable")
-    if path.exists() and not os.access(path, os.W_OK):
-        raise UserInputError(f"cannot write out={path}: the existing file is read-only")
-    return path
-
-
 # -- arrays -----------------------------------------------------------------------------------
-def _as_real_array(name: str, value: Any) -> Array:
+def _raw_array(name: str, value: Any) -> np.ndarray:
+    """``value`` as a real numeric array in its own dtype (bool, complex, object rejected)."""
     try:
         arr = np.asarray(value)
     except Exception as err:  # ragged lists etc.
@@ -273,15 +241,49 @@ def _as_real_array(name: str, value: Any) -> Array:
         ) from None
     if arr.dtype.kind == "c":
         raise UserInputError(f"{name} is complex; pass the real field (e.g. {name}.real)")
-    if arr.dtype.kind not in "biuf":
+    if arr.dtype.kind == "b":
+        raise UserInputError(
+            f"{name} is boolean (True/False); pass numeric values, e.g. {name}.astype(float) "
+            "if 0/1 is really meant"
+        )
+    if arr.dtype.kind not in "iuf":
         raise UserInputError(
             f"{name} has non-numeric dtype {arr.dtype}; pass numbers (float or int)"
         )
-    return arr.astype(float)
+    return arr
 
 
-def _check_grid(name: str, g: Array) -> float:
-    """Finite, strictly increasing, uniform 1-D grid; returns the step."""
+def _as_real_array(name: str, value: Any) -> Array:
+    # C order whatever the source (MATLAB files load column-major): BLAS rounds by layout,
+    # so the same values must give the same bits however they were stored.
+    return np.ascontiguousarray(_raw_array(name, value), dtype=float)
+
+
+def _resolution(arr: np.ndarray) -> float:
+    """Relative precision of the values as stored: float32 grids round at ~1e-7, not 1e-16."""
+    if arr.dtype.kind == "f":
+        return float(max(np.finfo(arr.dtype).eps, np.finfo(float).eps))
+    return float(np.finfo(float).eps)  # integers are exact; float64 after conversion
+
+
+def _as_grid(name: str, value: Any) -> tuple[Array, float]:
+    """A coordinate array as float64 and the relative precision it was stored with.
+
+    ``(n, 1)`` and ``(1, n)`` arrays (MATLAB column/row vectors) are flattened.
+    """
+    arr = _raw_array(name, value)
+    if arr.ndim == 2 and 1 in arr.shape:
+        arr = arr.reshape(-1)
+    return arr.astype(float), _resolution(arr)
+
+
+def _check_grid(name: str, g: Array, resolution: float = float(np.finfo(float).eps)) -> float:
+    """Finite, strictly increasing, uniform 1-D grid; returns the (mean) step.
+
+    Every step must equal the mean step within ``REL_STEP_TOL`` of the step plus the rounding
+    of the stored values: 16 float64 units of ``max |g|``, and for lower-precision input two
+    units of its own precision (``resolution``: 1.2e-7 for float32).
+    """
     bad = ~np.isfinite(g)
     if bad.any():
         i = int(np.argmax(bad))
@@ -297,15 +299,26 @@ def _check_grid(name: str, g: Array) -> float:
             f"{name}[{i}]={g[i]:.10g}; sort the data by {name} and remove repeated {name} values"
         )
     h = (g[-1] - g[0]) / (g.size - 1)
-    tol = REL_STEP_TOL * h + 16.0 * np.finfo(float).eps * float(np.max(np.abs(g)))
+    eps64 = float(np.finfo(float).eps)
+    top = float(np.max(np.abs(g)))
+    # Rounding a uniform grid moves each step by at most one unit in the last place of the
+    # largest value: 2 * resolution * max |g| for low-precision input (float32), 16 float64
+    # units as before for float64.
+    tol = (
+        REL_STEP_TOL * h
+        + 16.0 * eps64 * top
+        + (2.0 * resolution * top if resolution > eps64 else 0.0)
+    )
     dev = np.abs(d - h)
     if np.any(dev > tol):
         i = int(np.argmax(dev))
         raise UserInputError(
             f"{name} is not uniform: step {name}[{i + 1}]-{name}[{i}]={d[i]:.10g} differs from "
-            f"the mean step {h:.10g} by {dev[i]:.3g} (tolerance {REL_STEP_TOL:g} of the step); "
-            f"resample u onto a uniform {name} grid"
+            f"the mean step {h:.10g} by {dev[i]:.3g} (tolerance {tol:.3g}: {REL_STEP_TOL:g} of "
+            f"the step plus the grid's rounding); resample u onto a uniform {name} grid"
         )
+    if resolution > 1e3 * np.finfo(float).eps:
+        return float(h)  # low-precision input: the mean step is far more accurate than g[1]-g[0]
     return float(g[1] - g[0])
 
 
@@ -418,10 +431,12 @@ def _check_values(u_arr: Array, names: Sequence[str], grids: Sequence[Array]) ->
     scale = float(np.max(np.abs(u_arr)))
     if scale == 0.0:
         raise UserInputError("u is all zero; there is no dynamics to discover — check the data")
-    tol = CONSTANT_RTOL * scale
+    first_value = float(u_arr.flat[0])
+    u_arr = u_arr / scale  # unit-free: no overflow in the differences below, any units
+    tol = CONSTANT_RTOL
     if float(np.ptp(u_arr)) <= tol:
         raise UserInputError(
-            f"u is constant (every value {u_arr.flat[0]:.6g}); there is no dynamics to "
+            f"u is constant (every value {first_value:.6g}); there is no dynamics to "
             "discover — check the data"
         )
     if float(np.max(np.abs(u_arr - u_arr[:1]))) <= tol:
@@ -464,8 +479,8 @@ def _too_few(shape: tuple[int, ...]) -> None:
 def check_field(u: Any, t: Any, x: Any, period: Any = None) -> CheckedField:
     """Validate a field ``u (nt, nx)`` on grids ``t (nt)``, ``x (nx)`` (see module docstring)."""
     u_arr = _as_real_array("u", u)
-    t_arr = _as_real_array("t", t)
-    x_arr = _as_real_array("x", x)
+    t_arr, t_res = _as_grid("t", t)
+    x_arr, x_res = _as_grid("x", x)
     if u_arr.ndim == 3:
         raise UserInputError(
             f"u is 3-D {u_arr.shape} but no y grid is given; for two spatial dimensions "
@@ -491,8 +506,8 @@ def check_field(u: Any, t: Any, x: Any, period: Any = None) -> CheckedField:
             f"u is {nt} x {nx}; need at least nt >= {MIN_NT} times and nx >= {MIN_NX} "
             "spatial points"
         )
-    dt = _check_grid("t", t_arr)
-    dx = _check_grid("x", x_arr)
+    dt = _check_grid("t", t_arr, t_res)
+    dx = _check_grid("x", x_arr, x_res)
     p, drop = _check_period(period, nx, dx)
     if drop:
         u_arr, x_arr, nx = u_arr[:, :-1], x_arr[:-1], nx - 1
@@ -512,9 +527,9 @@ def check_field_2d(
     repeated last slice is dropped), NaN/inf reported as ``(i, j, k)`` and ``(t, x, y)``.
     """
     u_arr = _as_real_array("u", u)
-    t_arr = _as_real_array("t", t)
-    x_arr = _as_real_array("x", x)
-    y_arr = _as_real_array("y", y)
+    t_arr, t_res = _as_grid("t", t)
+    x_arr, x_res = _as_grid("x", x)
+    y_arr, y_res = _as_grid("y", y)
     if u_arr.ndim != 3:
         hint = (
             "; for one spatial dimension omit y (fit(u, t, x), no y array/column)"
@@ -535,9 +550,9 @@ def check_field_2d(
         )
     if min(nt, nx, ny) < 2:
         _too_few((nt, nx, ny))
-    dt = _check_grid("t", t_arr)
-    dx = _check_grid("x", x_arr)
-    dy = _check_grid("y", y_arr)
+    dt = _check_grid("t", t_arr, t_res)
+    dx = _check_grid("x", x_arr, x_res)
+    dy = _check_grid("y", y_arr, y_res)
     px, drop_x = _check_period(period, nx, dx)
     py, drop_y = _check_period(period_y, ny, dy, axis="y", key="period_y")
     if drop_x:

@@ -1,0 +1,77 @@
+"""JSON-safe forms of discovery results (lossless; non-finite floats become null)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from weakpareto.records import DiscoveryResult, Equation, FrontPoint
+
+
+def finite_or_none(v: float) -> float | None:
+    v = float(v)
+    return v if math.isfinite(v) else None
+
+
+def as_float(v: Any) -> float:
+    return float("nan") if v is None else float(v)
+
+
+def _front_point_to_dict(fp: FrontPoint) -> dict[str, Any]:
+    return {
+        "size": int(fp.size),
+        "train_error": finite_or_none(fp.train_error),
+        "val_error": finite_or_none(fp.val_error),
+        "objective": finite_or_none(fp.objective),
+        "aic": finite_or_none(fp.aic),
+        "bic": finite_or_none(fp.bic),
+        "equation": fp.equation.to_dict(),
+    }
+
+
+def _front_point_from_dict(d: dict[str, Any]) -> FrontPoint:
+    return FrontPoint(
+        size=int(d["size"]),
+        train_error=as_float(d["train_error"]),
+        val_error=as_float(d["val_error"]),
+        objective=as_float(d["objective"]),
+        aic=as_float(d["aic"]),
+        bic=as_float(d["bic"]),
+        equation=Equation.from_dict(d["equation"]),
+    )
+
+
+def result_to_dict(res: DiscoveryResult) -> dict[str, Any]:
+    """Lossless JSON-safe form of a :class:`DiscoveryResult` (non-finite floats -> null)."""
+    return {
+        "front": [_front_point_to_dict(fp) for fp in res.front],
+        "pareto": [int(s) for s in res.pareto],
+        "selected_size": int(res.selected_size),
+        "selected": res.selected.to_dict(),
+        "final": res.final.to_dict(),
+        "fit_error": finite_or_none(res.fit_error),
+        "timings": {k: float(v) for k, v in res.timings.items()},
+    }
+
+
+def result_from_dict(d: dict[str, Any]) -> DiscoveryResult:
+    """Inverse of :func:`result_to_dict`."""
+    return DiscoveryResult(
+        front=tuple(_front_point_from_dict(fp) for fp in d["front"]),
+        pareto=tuple(int(s) for s in d["pareto"]),
+        selected_size=int(d["selected_size"]),
+        selected=Equation.from_dict(d["selected"]),
+        final=Equation.from_dict(d["final"]),
+        fit_error=as_float(d["fit_error"]),
+        timings={k: float(v) for k, v in d.get("timings", {}).items()},
+    )
+
+
+def json_param(v: Any) -> Any:
+    if isinstance(v, tuple | list):
+        return [json_param(i) for i in v]
+    if isinstance(v, np.generic):
+        return v.item()
+    return v
