@@ -114,12 +114,13 @@ def run_help() -> str:
             "same",
             "                         for any count (1)",
             "  results_dir=<dir>      where the Parquet results go (results/runs)",
-            "  overwrite=true|false   re-run finished (config, seed) pairs; otherwise they are "
-            "skipped,",
-            "                         so an interrupted run resumes (failed seeds run again; "
-            "seeds another",
-            "                         `wp run` on the same results_dir is computing are left to "
-            "it) (false)",
+            "  overwrite=true|false   re-run finished seeds; otherwise a seed finished with the "
+            "same config",
+            "                         and the same code is skipped, so an interrupted run "
+            "resumes (failed",
+            "                         seeds and results of other code run again; seeds another "
+            "`wp run`",
+            "                         on the same results_dir is computing are left to it) (false)",
             "  progress=true|false    progress bars (true)",
             "  variant=<label>        label stored with every row (default)",
             "  search.<key>=<v>       any constant of conf/search/paper.yaml, e.g. "
@@ -130,8 +131,17 @@ def run_help() -> str:
             "benchmark.library.alpha_range=[0.6,1.05]",
             "  -m +experiment=<table> a paper table's settings and sweep, e.g. wp run -m "
             "+experiment=main;",
-            "                         the table's name is the experiment label of its rows (adhoc)",
+            "                         the table's name is the experiment label of its rows "
+            "(adhoc); paper",
+            "                         tables use the paper's DE (search.updating=immediate) and "
+            "seeds 0-4",
             "  -m hydra/launcher=joblib   run sweep jobs in parallel (pip install '.[joblib]')",
+            "",
+            "A numerical failure of a seed (singular fit, no feasible candidate, non-finite "
+            "objective) is",
+            "stored as a failed row with its reason; a programming error stops the run with "
+            "its traceback",
+            "(exit code 1).",
             "",
             "config groups and their options:",
             _groups_block(),
@@ -142,7 +152,9 @@ def run_help() -> str:
 def report_help() -> str:
     return (
         "usage: wp report [results_dir=results/runs] [out_dir=results/tables]\n"
-        "LaTeX tables, paper-vs-ours files and the robustness figure from the Parquet results."
+        "LaTeX tables, paper-vs-ours files and the robustness figure from the Parquet results.\n"
+        "Prints (stderr) how many runs behind each table failed — listed in its paper-vs-ours "
+        "file —\nand how many compared cells are the same as the paper's at its precision."
     )
 
 
@@ -190,6 +202,12 @@ def discover_help() -> str:
             "  selection=null           gain | elbow | aic | bic; null: the method's own",
             "  margin=0.15              margin on log10 E_val (per added term for gain)",
             "  polish=true              polish the selected orders and refit",
+            "  uncertainty=null         null | bootstrap (ours): intervals for alpha, orders and "
+            "coefficients,",
+            "                           inclusion frequencies, from block resamples of the weak "
+            "equations",
+            "  n_boot=200               bootstrap resamples (uncertainty=bootstrap)",
+            "  level=0.9                level of the bootstrap intervals",
             "example: wp discover data=f.npz operator=directional alpha_range=[0.6,1.05] "
             "beta_range=[0.5,2.0] out=r.json",
         ]

@@ -26,6 +26,9 @@ def test_stage_split_sums_to_total():
     parts = r["data_s"] + r["banks_s"] + r["search_s"] + r["refine_s"]
     assert 0.9 * r["total_s"] <= parts <= 1.0001 * r["total_s"]
     assert r["n_rows"] == 1440 and r["n_evals"] > 0
+    # the DE budget and mode of the timed config (tab:runtime's DE-budget column reads them)
+    assert (r["de_popsize"], r["de_maxiter"]) == (4, 4)
+    assert (r["de_updating"], r["de_vectorized"]) == ("deferred", True)
 
 
 @pytest.mark.parametrize(
@@ -95,6 +98,10 @@ def _fake_time_one(overrides: list[str], seed: int = 0, memory: bool = False) ->
         "n_evals": 100,
         "equation": "D_t^0.8 u = -1.0 D_x^1.0 u",
         "operator_ok": True,
+        "de_popsize": 7,
+        "de_maxiter": 24,
+        "de_updating": "immediate",
+        "de_vectorized": False,
     }
     if memory:
         out["peak_mb"] = 36.0
@@ -124,6 +131,10 @@ def test_bench_compares_with_the_csv_per_seed_timings(tmp_path, monkeypatch, cap
         assert pd.isna(stages.loc[strong, "published_per_extra_seed_s"])
         assert pd.isna(stages.loc[strong, "speedup"])
     assert list(tables["stages"]["benchmark"]) == list(stages.index)
+    assert (
+        stages.loc["fade", "de_maxiter"] == 24 and stages.loc["fade", "de_updating"] == "immediate"
+    )
+    assert stages.loc["fade (strong)", "de_popsize"] == 7
     machine = json.loads((tmp_path / "b" / "machine.json").read_text())
     assert machine["cpu_count"] and machine["numpy"]
     assert sorted(p.name for p in (tmp_path / "b").iterdir()) == ["machine.json", "stages.csv"]

@@ -52,6 +52,10 @@ def test_run_path_layout_and_exists(tmp_path):
         == "weak_pareto__default__multiplicative__0.1__seed0__01234567.front.parquet"
     )
     assert _path(tmp_path, noise=0.005).name.split("__")[3] == "0.005"
+    coded = _path(tmp_path, code_hash="fedcba9876543210")  # the code that made it: last part
+    assert (
+        coded.name == "weak_pareto__default__multiplicative__0.1__seed0__01234567__fedcba98.parquet"
+    )
     assert not res.exists(tmp_path, KEY)
     r = _result()
     res.write_front_and_run(
@@ -101,7 +105,7 @@ def test_round_trip_preserves_types(tmp_path):
     res.write_front_and_run(_path(tmp_path, seed=1), bad, [])
 
     schema = pq.read_schema(_path(tmp_path))
-    assert schema.metadata[b"weakpareto.schema_version"] == b"1"
+    assert schema.metadata[b"weakpareto.schema_version"] == b"2"
     for name in ("benchmark", "equation", "mode", "created_utc"):
         assert schema.field(name).type == pa.string()  # not large_string
     assert schema.field("powers").type == pa.list_(pa.int64())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import numpy as np
 import pandas as pd
@@ -223,6 +224,10 @@ def _row(bench, noise, seed, support, operator, **errs):
         "fit_error": 0.02,
         "runtime_s": 6.0,
         "created_utc": "2025-01-01T00:00:00",
+        # the truth the run was scored against (tab:twod's Active terms): A 2 terms, B 3
+        "config_json": json.dumps(
+            {"benchmark": {"truth": {"terms": [{}] * {"twod_a": 2, "twod_b": 3}.get(bench, 2)}}}
+        ),
     }
     base.update(errs)
     return base
@@ -250,5 +255,5 @@ def test_table_twod_layout_and_counts():
 
 def test_table_twod_without_runs_has_dashes_and_notes():
     latex, md = table_twod(pd.DataFrame(columns=["benchmark", "noise"]))
-    assert r"A: anisotropic diffusion & 2 & -- & -- \\" in latex
+    assert r"A: anisotropic diffusion & -- & -- & -- \\" in latex  # no runs, no paper fallback
     assert "no runs for twod_a" in md

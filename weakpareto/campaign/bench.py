@@ -35,9 +35,8 @@ from threadpoolctl import threadpool_info, threadpool_limits
 from weakpareto.benchmarks.generators import generate
 from weakpareto.benchmarks.noise import add_noise
 from weakpareto.campaign.compose import compose_checked, compose_config
-from weakpareto.campaign.config import discovery_config, noise_seed
+from weakpareto.campaign.compute import build_source, discovery_config, noise_seed
 from weakpareto.campaign.paths import writable_dir
-from weakpareto.campaign.runner import build_source
 from weakpareto.errors import UserInputError
 from weakpareto.evaluation.metrics import score, truth_equation
 from weakpareto.io import write_csv_atomic, write_json_atomic
@@ -126,6 +125,7 @@ def time_one(overrides: list[str], seed: int = 0, memory: bool = False) -> dict[
     result = disc.run()
     t3 = time.perf_counter()
     out: dict[str, Any] = {
+        **de_settings(cfg),
         "data_s": t1 - t0,
         "banks_s": t2 - t1,
         "search_s": result.timings["search"],
@@ -140,6 +140,18 @@ def time_one(overrides: list[str], seed: int = 0, memory: bool = False) -> dict[
         out["peak_mb"] = tracemalloc.get_traced_memory()[1] / 2**20
         tracemalloc.stop()
     return out
+
+
+def de_settings(cfg: Any) -> dict[str, Any]:
+    """The differential-evolution budget and mode of a composed config (tab:runtime reads the
+    budget from these columns of ``stages.csv``)."""
+    s = cfg.search
+    return {
+        "de_popsize": int(s.popsize),
+        "de_maxiter": int(s.maxiter),
+        "de_updating": str(s.updating),
+        "de_vectorized": bool(s.vectorized),
+    }
 
 
 def objective_cost(overrides: list[str], n: int = 2000, seed: int = 0) -> float:
@@ -192,6 +204,7 @@ def stage_rows(benchmarks: list[str], repeats: int, extra: list[str]) -> pd.Data
         runs = [time_one(ov) for _ in range(repeats)]
         mem = time_one(ov, memory=True)["peak_mb"]
         row: dict[str, Any] = {"benchmark": name, "repeats": repeats}
+        row.update({k: v for k, v in runs[0].items() if k.startswith("de_")})
         for k in ("data_s", "banks_s", "search_s", "refine_s", "total_s"):
             row[k] = statistics.median(r[k] for r in runs)
         pub = published.get(name)
@@ -223,6 +236,7 @@ def stage_rows(benchmarks: list[str], repeats: int, extra: list[str]) -> pd.Data
             {
                 "benchmark": f"{name} (strong)",
                 "repeats": repeats,
+                **{k: v for k, v in strong[0].items() if k.startswith("de_")},
                 "total_s": st,
                 "n_rows": strong[0]["n_rows"],
                 "operator_ok": strong[0]["operator_ok"],

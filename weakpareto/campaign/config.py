@@ -1,7 +1,9 @@
-"""From composed Hydra configs to typed settings, with validation of user input.
+"""Validation of composed Hydra configs, the config hash, and the installed ``conf/``.
 
 Every check here raises :class:`UserInputError` with one line naming the problem and the fix;
-the CLI turns it into exit code 2 without a traceback.
+the CLI turns it into exit code 2 without a traceback. The typed settings of a run
+(:func:`discovery_config`, :func:`noise_seed`) live in :mod:`weakpareto.campaign.compute`, with
+the rest of what a run computes, and are re-exported here.
 """
 
 from __future__ import annotations
@@ -11,23 +13,15 @@ import json
 import math
 from collections.abc import Mapping
 from importlib import resources
-from typing import Any, cast, get_args
+from typing import Any, get_args
 
 from omegaconf import DictConfig, OmegaConf
 
+from weakpareto.campaign.compute import discovery_config as discovery_config
+from weakpareto.campaign.compute import noise_seed as noise_seed
 from weakpareto.errors import UserInputError
-from weakpareto.method.settings import (
-    DiscoveryConfig,
-    ElbowPoints,
-    RefineSettings,
-    SearchSettings,
-    SelectionRule,
-    SelectionSettings,
-    StabilityRule,
-    Updating,
-)
+from weakpareto.method.settings import ElbowPoints, SelectionRule, StabilityRule, Updating
 from weakpareto.numerics.orders import temporal_branches
-from weakpareto.records import OperatorKind
 
 CONFIG_MODULE = "weakpareto.conf"
 NON_IDENTITY_KEYS = (
@@ -166,64 +160,6 @@ def validate_run(cfg: DictConfig) -> None:
         raise UserInputError("search.ridge must be >= 0; e.g. search.ridge=0.001")
 
 
-def _optional_float(v: Any) -> float | None:
-    return None if v is None else float(v)
-
-
-def discovery_config(cfg: DictConfig, seed: int) -> DiscoveryConfig:
-    """Typed :class:`DiscoveryConfig` of a composed run config for one seed."""
-    lib, s, sel, m = cfg.benchmark.library, cfg.search, cfg.selection, cfg.method
-    return DiscoveryConfig(
-        alpha_range=(float(lib.alpha_range[0]), float(lib.alpha_range[1])),
-        beta_range=(float(lib.beta_range[0]), float(lib.beta_range[1])),
-        powers=tuple(int(p) for p in lib.powers),
-        c_max=int(s.c_max),
-        operator=cast(OperatorKind, str(lib.operator)),  # checked in validate_library
-        n_alpha_nodes=int(s.n_alpha_nodes),
-        n_beta_nodes=int(s.n_beta_nodes),
-        eps_alpha=float(s.eps_alpha),
-        seed=int(seed),
-        search=SearchSettings(
-            popsize=int(s.popsize),
-            maxiter=int(s.maxiter),
-            tol=float(s.tol),
-            updating=cast(Updating, str(s.updating)),  # checked in validate_run
-            vectorized=bool(s.vectorized),
-            ridge=float(s.ridge),
-            val_fraction=float(s.val_fraction),
-            anchors=bool(s.anchors),
-            max_anchors=int(s.max_anchors),
-            dup_weight=float(s.dup_weight),
-            dup_gap=float(s.dup_gap),
-        ),
-        selection=SelectionSettings(
-            rule=cast(SelectionRule, str(sel.rule)),  # checked in validate_run
-            margin=float(sel.margin),
-            auto_stop=bool(sel.auto_stop),
-            min_stop_size=int(sel.min_stop_size),
-            plateau_tol=float(sel.plateau_tol),
-            plateau_log_tol=float(sel.plateau_log_tol),
-            patience=int(sel.patience),
-            prune_contrib=float(sel.prune_contrib),
-            prune_abs=float(sel.prune_abs),
-            stability=cast(StabilityRule, str(sel.stability)),  # checked in validate_run
-            elbow_points=cast(ElbowPoints, str(sel.elbow_points)),  # checked in validate_run
-            explain_floor=_optional_float(sel.get("explain_floor", None)),
-            refine_front=bool(sel.get("refine_front", False)),
-            gain_floor=float(sel.get("gain_floor", 1e-8)),
-        ),
-        refine=RefineSettings(
-            polish=bool(m.polish),
-            refit=bool(m.refit),
-            maxiter=int(m.polish_maxiter),
-            xatol=float(m.polish_xatol),
-            fatol=float(m.polish_fatol),
-            trust_min=float(m.trust_min),
-            ridge=_optional_float(m.get("refit_ridge", None)),
-        ),
-    )
-
-
 def config_hash(cfg: DictConfig) -> str:
     """Hash of everything that defines the computation (not seeds, paths, labels or workers)."""
     data = OmegaConf.to_container(cfg, resolve=True)
@@ -232,13 +168,3 @@ def config_hash(cfg: DictConfig) -> str:
         data.pop(k, None)
     blob = json.dumps(data, sort_keys=True, default=str).encode()
     return hashlib.sha256(blob).hexdigest()[:16]
-
-
-def noise_seed(cfg: DictConfig, seed: int) -> int:
-    """Seed of the noise RNG: the run seed plus ``benchmark.tuning.noise_seed_offset`` if set.
-
-    The 2-D benchmarks draw their noise from ``default_rng(700 + seed)`` (spec §2).
-    """
-    tuning = cfg.benchmark.get("tuning", None) or {}
-    offset = tuning.get("noise_seed_offset", None)
-    return int(seed) + (int(offset) if offset is not None else 0)

@@ -17,7 +17,8 @@ from omegaconf import DictConfig, OmegaConf
 from weakpareto.benchmarks.generators import Field, generate
 from weakpareto.benchmarks.noise import add_noise
 from weakpareto.campaign.compose import compose_checked
-from weakpareto.campaign.config import noise_seed, require_int, require_noise
+from weakpareto.campaign.compute import noise_seed
+from weakpareto.campaign.config import require_int, require_noise
 from weakpareto.campaign.paths import writable_file
 from weakpareto.errors import UserInputError
 from weakpareto.evaluation.metrics import truth_equation

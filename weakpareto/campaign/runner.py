@@ -3,10 +3,15 @@
 Per seed: generate the benchmark field (seed-dependent where the paper's is), add the seeded
 noise realisation (shared by every method for the same seed, spec §2), build the method's
 feature source, run discovery, score against the benchmark truth and write one Parquet row plus
-the Pareto front atomically. Finished (config, seed) results are served as cached unless
-``overwrite=true``; a failing seed is recorded with its error and the others go on, and is
-computed again by the next run (a failed row is never served as cached), as is a result file
-that cannot be read back (truncated, corrupt: a warning names it). A claim file per seed
+the Pareto front atomically (:mod:`weakpareto.campaign.compute` computes, this module
+orchestrates). Finished results of the same config *and code* (:mod:`weakpareto.campaign.
+provenance`) are served as cached unless ``overwrite=true``; results of other code are computed
+again, and the run says so in one line. A seed that meets a numerical failure (singular fit, no
+feasible candidate, non-finite objective) is recorded as a failed row with the reason and the
+others go on; it is computed again by the next run (a failed row is never served as cached), as
+is a result file that cannot be read back (truncated, corrupt: a warning names it). A
+programming error (``TypeError``, ``KeyError``, ``AssertionError`` ...) stops the run: queued
+seeds are cancelled, the traceback is printed and ``wp run`` exits 1. A claim file per seed
 (:mod:`weakpareto.campaign.claims`) lets concurrent runs on one results directory split the
 seeds. Parallel seeds run in a bounded pool (:mod:`weakpareto.campaign.pool`); Ctrl-C stops
 every worker promptly and raises :class:`RunInterrupted` with what was finished.
@@ -23,37 +28,30 @@ import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 import hydra
 import numpy as np
 from omegaconf import DictConfig, OmegaConf
 from tqdm import tqdm
 
-from weakpareto._version import __version__
-from weakpareto.baselines.grid_stridge import (
-    fixed_dictionary_stability,
-    grid_stridge,
-    scaled_weak_library,
-    settings_from_method,
-)
-from weakpareto.benchmarks.generators import generate
-from weakpareto.benchmarks.noise import add_noise
 from weakpareto.campaign import claims
 from weakpareto.campaign import store as res
-from weakpareto.campaign.config import config_hash, discovery_config, noise_seed, validate_run
+from weakpareto.campaign.compute import NUMERICAL_FAILURES, check_result, failure_reason
+
+# Re-exported (``runner.discover_seed`` is what compute_seed calls: tests replace it); their home
+# is weakpareto.campaign.compute, with everything else a run computes.
+from weakpareto.campaign.compute import build_source as build_source
+from weakpareto.campaign.compute import build_source_2d as build_source_2d
+from weakpareto.campaign.compute import discover_seed as discover_seed
+from weakpareto.campaign.compute import grid_stridge_from_config as grid_stridge_from_config
+from weakpareto.campaign.compute import noise_seed as noise_seed
+from weakpareto.campaign.config import config_hash, validate_run
 from weakpareto.campaign.pool import run_bounded
+from weakpareto.campaign.provenance import CodeIdentity, current
 from weakpareto.campaign.schema import check_seed_range
 from weakpareto.campaign.store import RunKey
 from weakpareto.evaluation.metrics import score, truth_equation
-from weakpareto.library.strong import pointwise_library
-from weakpareto.library.weak import PowerMode, SpatialTests, weak_library
-from weakpareto.library.weak_2d import weak_library_2d
-from weakpareto.method.discovery import discover
-from weakpareto.method.discovery_2d import discover_2d
-from weakpareto.numerics.operators import SpectralKind
-from weakpareto.numerics.windows import Budget
-from weakpareto.records import DiscoveryResult, OperatorKind
 
 #: Run-row columns kept per seed for the summary (the parent holds one per seed).
 SUMMARY_KEYS = (
@@ -82,6 +80,7 @@ class SeedOutcome:
     state: SeedState = "computed"
     notes: tuple[str, ...] = ()  # warnings for the user (e.g. an unreadable result file)
     holder: str = ""  # who computes it, when ``state == "elsewhere"``
+    replaced: str = ""  # computed because the stored result came from other code: which
 
     @property
     def skipped(self) -> bool:
@@ -93,105 +92,34 @@ class RunInterrupted(KeyboardInterrupt):
     """Ctrl-C (or SIGTERM) during ``wp run``; the message says what is saved (exit code 130)."""
 
 
-def build_source(cfg: DictConfig, u: np.ndarray, t: np.ndarray, x: np.ndarray) -> Any:
-    """The method's feature source on the noisy field (weak or pointwise library)."""
-    lib, bench = cfg.benchmark.library, cfg.benchmark
-    period = float(bench.grid.L)
-    counts = cfg.search.test_counts
-    counts = (int(counts[0]), int(counts[1])) if counts is not None else None
-    if cfg.method.library == "pointwise":
-        return pointwise_library(
-            u,
-            t,
-            x,
-            operator=cast(OperatorKind, str(lib.operator)),
-            power_mode=cast(PowerMode, str(lib.power_mode)),
-            trim_t=int(bench.strong.trim_t),
-            trim_x=int(bench.strong.trim_x),
-            period=period,
-        )
-    return weak_library(
-        u,
-        t,
-        x,
-        operator=cast(OperatorKind, str(lib.operator)),
-        power_mode=cast(PowerMode, str(lib.power_mode)),
-        period=period,
-        spatial_tests=cast(SpatialTests, str(lib.spatial_tests)),
-        test_counts=counts,
-        budget=cast(Budget, str(cfg.search.test_budget)),
-    )
+class SeedCrashed(Exception):
+    """A programming error (not a numerical failure) in one seed: the run stops.
 
-
-def build_source_2d(cfg: DictConfig, u: np.ndarray, field: Any) -> Any:
-    """The 2-D weak library (paper Sec. subsec:twod) of a noisy field ``u (nt, nx, ny)``."""
-    if cfg.method.library != "weak":
-        raise ValueError(
-            f"method {cfg.method.name!r} has no 2-D implementation; 2-D benchmarks run with "
-            "method=weak_pareto (or weak_pareto_nopolish)"
-        )
-    lib, bench = cfg.benchmark.library, cfg.benchmark
-    counts = cfg.search.test_counts
-    counts = tuple(int(c) for c in counts) if counts is not None else None
-    if counts is not None and len(counts) != 3:
-        raise ValueError(f"2-D test_counts must be [K_t, K_x, K_y], got {list(counts)}")
-    width = lib.get("spatial_width_fraction", None)
-    return weak_library_2d(
-        u,
-        field.t,
-        field.x,
-        field.y,
-        operator=cast(SpectralKind, str(lib.operator)),  # checked by WeakLibrary2D
-        period=float(bench.grid.L),
-        period_y=float(bench.grid.get("Ly", bench.grid.L)),
-        test_counts=counts,
-        budget=cast(Budget, str(cfg.search.test_budget)),
-        width_fraction=None if width is None else float(width),
-    )
-
-
-def grid_stridge_from_config(
-    cfg: DictConfig, u: np.ndarray, t: np.ndarray, x: np.ndarray, seed: int
-) -> DiscoveryResult:
-    """Weak Grid-STRidge (or, with ``method.stability: true``, its stability variant) for one
-    seed of a composed run config; ``u`` is the (already noisy) field shared by every method."""
-    dcfg = discovery_config(cfg, seed)
-    lib_cfg, bench = cfg.benchmark.library, cfg.benchmark
-    counts = cfg.search.test_counts
-    counts = (int(counts[0]), int(counts[1])) if counts is not None else None
-    kwargs: dict[str, Any] = dict(
-        power_mode=str(lib_cfg.power_mode),
-        period=float(bench.grid.L),
-        spatial_tests=str(lib_cfg.spatial_tests),
-        test_counts=counts,
-        budget=str(cfg.search.test_budget),
-    )
-    settings = settings_from_method(cfg.method)
-    if bool(cfg.method.get("stability", False)):
-        return fixed_dictionary_stability(u, t, x, dcfg, settings=settings, **kwargs).result
-    lib = scaled_weak_library(u, t, x, operator=dcfg.operator, width_scale=1.0, **kwargs)
-    return grid_stridge(lib, dcfg, settings)
-
-
-def discover_seed(cfg: DictConfig, seed: int, progress: Any = None) -> DiscoveryResult:
-    """Data → noise → library → discovery for one seed (1-D, or 2-D directional).
-
-    ``progress`` (optional) receives a short text per finished search stage.
+    Carries the formatted traceback as text, so that it crosses the process boundary of the
+    worker pool intact; ``saved`` is filled in by :func:`run_config` (what the run kept).
     """
-    field = generate(cfg.benchmark, seed)
-    noise = float(cfg.noise)
-    law = str(cfg.noise_law.name)
-    u = add_noise(field.u, law, noise, noise_seed(cfg, seed)) if noise > 0 else field.u
-    dcfg = discovery_config(cfg, seed)
-    if field.y is not None:
-        return discover_2d(build_source_2d(cfg, u, field), dcfg, progress)
-    if cfg.method.library == "grid_stridge":
-        return grid_stridge_from_config(cfg, u, field.t, field.x, seed)
-    return discover(build_source(cfg, u, field.t, field.x), dcfg, progress)
+
+    def __init__(self, seed: int, where: str, trace: str) -> None:
+        super().__init__(seed, where, trace)
+        self.seed, self.where, self.trace = seed, where, trace
+        self.saved = ""
+
+    def __str__(self) -> str:
+        last = self.trace.strip().splitlines()[-1] if self.trace.strip() else "unknown error"
+        return f"seed {self.seed} of {self.where} stopped the run: {last}"
+
+    def report(self) -> str:
+        """Traceback, then one line naming the seed, the error and what is saved (stderr)."""
+        saved = f"; {self.saved}" if self.saved else ""
+        return (
+            f"{self.trace.rstrip()}\n"
+            f"wp: error: {self} (a programming error, not a numerical failure: nothing was "
+            f"stored for this seed){saved}"
+        )
 
 
-def run_key(cfg: DictConfig, seed: int) -> RunKey:
-    """The stored key of one seed of a composed config."""
+def run_key(cfg: DictConfig, seed: int, code: CodeIdentity | None = None) -> RunKey:
+    """The stored key of one seed of a composed config, made by ``code`` (default: this code)."""
     return RunKey(
         benchmark=str(cfg.benchmark.name),
         method=str(cfg.method.name),
@@ -200,6 +128,7 @@ def run_key(cfg: DictConfig, seed: int) -> RunKey:
         noise=float(cfg.noise),
         seed=int(seed),
         config_hash=config_hash(cfg),
+        code_hash=(code or current()).code_hash,
     )
 
 
@@ -220,42 +149,85 @@ def _finished(path: Any, notes: list[str]) -> dict[str, Any] | None:
     return row if row is not None and row.get("status") == "ok" else None
 
 
-def compute_seed(cfg: DictConfig, key: RunKey, progress: Any = None) -> tuple[dict, list[dict]]:
-    """The run row and front rows of one seed; a failure becomes a ``failed`` row."""
+def _where(cfg: DictConfig) -> str:
+    return f"{cfg.benchmark.name} {cfg.method.name} {cfg.variant} {100 * float(cfg.noise):g} %"
+
+
+def compute_seed(
+    cfg: DictConfig, key: RunKey, progress: Any = None, code: CodeIdentity | None = None
+) -> tuple[dict, list[dict]]:
+    """The run row and front rows of one seed.
+
+    A numerical failure (:data:`weakpareto.campaign.compute.NUMERICAL_FAILURES`, or a result
+    that :func:`~weakpareto.campaign.compute.check_result` rejects) becomes a ``failed`` row whose
+    ``error`` starts with the reason (``singular fit: LinAlgError: ...``); any other exception is
+    a programming error and raises :class:`SeedCrashed` (nothing is stored for the seed).
+    """
+    code = code or current()
     truth = truth_equation(cfg.benchmark)
     extra: dict[str, Any] = {
         "label": str(cfg.benchmark.get("label", cfg.benchmark.name)),
         "experiment": str(cfg.experiment),
         "config_json": json.dumps(OmegaConf.to_container(cfg, resolve=True), default=str),
-        "weakpareto_version": __version__,
+        "weakpareto_version": code.version,
+        "git_commit": code.git_commit,
     }
     t0 = time.perf_counter()
     try:
         result = discover_seed(cfg, key.seed, progress)
+        check_result(result)
+    except NUMERICAL_FAILURES as err:  # a property of this seed's data: record, go on
         runtime = time.perf_counter() - t0
-        metrics = score(result.final, truth)
-        row = res.run_record(result, metrics, key, truth=truth, runtime=runtime, **extra)
-        return row, res.front_records(result, key)
-    except Exception as err:  # record the failure, keep going with other seeds
-        runtime = time.perf_counter() - t0
-        msg = f"{type(err).__name__}: {err}"
+        msg = f"{failure_reason(err)}: {type(err).__name__}: {err}"
         tb = traceback.format_exc(limit=3)
         row = res.run_record(
             None, None, key, truth=truth, runtime=runtime, error=f"{msg}\n{tb}", **extra
         )
         return row, []
+    except Exception:  # a bug: stop the run, with the traceback
+        raise SeedCrashed(key.seed, _where(cfg), traceback.format_exc()) from None
+    runtime = time.perf_counter() - t0
+    metrics = score(result.final, truth)
+    row = res.run_record(result, metrics, key, truth=truth, runtime=runtime, **extra)
+    return row, res.front_records(result, key)
+
+
+def _other_code(results_dir: str, key: RunKey) -> str:
+    """The code of the latest finished result of the same config and seed made by other code
+    (``""`` when there is none): that result is stale, the seed is computed again."""
+    rows = []
+    for path in res.other_code_paths(results_dir, key):
+        try:
+            row = res.read_run_row(path)
+        except res.UnreadableResult:
+            continue
+        if row is not None and row.get("status") == "ok":
+            rows.append(row)
+    if not rows:
+        return ""
+    last = max(rows, key=lambda r: str(r.get("created_utc") or ""))
+    code = str(last.get("code_hash") or "")[:8] or "unknown (stored before code hashes)"
+    return f"code {code}, weakpareto {last.get('weakpareto_version') or 'unknown'}"
 
 
 def run_seed(
-    cfg_container: dict, seed: int, overwrite: bool, results_dir: str, progress: Any = None
+    cfg_container: dict,
+    seed: int,
+    overwrite: bool,
+    results_dir: str,
+    progress: Any = None,
+    code: CodeIdentity | None = None,
 ) -> SeedOutcome:
-    """Run (or resume) one seed and write its Parquet files; never raises for a failing seed.
+    """Run (or resume) one seed and write its Parquet files; a numerical failure is a failed row,
+    a programming error raises :class:`SeedCrashed`.
 
-    A successfully finished seed is served as cached (unless ``overwrite``); a seed another
-    process holds the claim of is left to it (``state="elsewhere"``).
+    A successfully finished seed of the same config *and code* is served as cached (unless
+    ``overwrite``); a result of other code is not (``replaced`` names it); a seed another process
+    holds the claim of is left to it (``state="elsewhere"``).
     """
+    code = code or current()
     cfg = OmegaConf.create(cfg_container)
-    key = run_key(cfg, seed)
+    key = run_key(cfg, seed, code)
     path = res.run_path(results_dir, key)
     notes: list[str] = []
     done = None if overwrite else _finished(path, notes)
@@ -268,10 +240,11 @@ def run_seed(
         done = None if overwrite else _finished(path, notes)
         if done is not None:
             return SeedOutcome(seed, _summary(done), "cached", tuple(notes))
-        row, fronts = compute_seed(cfg, key, progress)
+        replaced = "" if overwrite else _other_code(results_dir, key)
+        row, fronts = compute_seed(cfg, key, progress, code)
         with claims.deferred_signals():  # both files or none: Ctrl-C waits for the write
             res.write_front_and_run(path, row, fronts)
-    return SeedOutcome(seed, _summary(row), "computed", tuple(notes))
+    return SeedOutcome(seed, _summary(row), "computed", tuple(notes), replaced=replaced)
 
 
 @dataclass(frozen=True)
@@ -281,6 +254,7 @@ class SeedJob:
     cfg_container: dict
     overwrite: bool
     results_dir: str
+    code: CodeIdentity
 
 
 _JOB: SeedJob | None = None
@@ -293,7 +267,8 @@ def _set_job(job: SeedJob) -> None:
 
 def _seed_task(seed: int) -> SeedOutcome:
     assert _JOB is not None, "worker initialised without a job"
-    return run_seed(_JOB.cfg_container, seed, _JOB.overwrite, _JOB.results_dir)
+    job = _JOB
+    return run_seed(job.cfg_container, seed, job.overwrite, job.results_dir, code=job.code)
 
 
 def _raise_interrupt(signum: int, frame: Any) -> None:
@@ -314,12 +289,33 @@ def _sigterm_interrupts() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def interrupted_message(outcomes: list[SeedOutcome], total: int, results_dir: str) -> str:
+def saved_message(outcomes: list[SeedOutcome], total: int, results_dir: str) -> str:
+    """``3 of 5 seeds finished (1 of them cached) and saved in results/runs``."""
     done = [o for o in outcomes if o.state != "elsewhere"]
     cached = sum(o.state == "cached" for o in done)
     return (
-        f"interrupted: {len(done)} of {total} seeds finished ({cached} of them cached) and "
-        f"saved in {results_dir}; rerun the same command to resume"
+        f"{len(done)} of {total} seeds finished ({cached} of them cached) and saved in "
+        f"{results_dir}"
+    )
+
+
+def interrupted_message(outcomes: list[SeedOutcome], total: int, results_dir: str) -> str:
+    return (
+        f"interrupted: {saved_message(outcomes, total, results_dir)}; rerun the same command "
+        "to resume"
+    )
+
+
+def replaced_message(outcomes: list[SeedOutcome], code: CodeIdentity) -> str:
+    """One line when seeds were computed again because their stored results came from other
+    code (``""`` when none were)."""
+    replaced = [o for o in outcomes if o.replaced]
+    if not replaced:
+        return ""
+    olds = sorted({o.replaced for o in replaced})
+    return (
+        f"wp: {len(replaced)} seed(s) computed again: the stored results were made by other "
+        f"code ({'; '.join(olds)}), now {code.short()}"
     )
 
 
@@ -327,7 +323,9 @@ def run_config(cfg: DictConfig) -> list[SeedOutcome]:
     """All seeds of one config, serially or in a bounded process pool (one BLAS thread each).
 
     Ctrl-C or SIGTERM stops every worker within seconds and raises :class:`RunInterrupted`
-    (nothing half-written stays behind; finished seeds are kept for the rerun).
+    (nothing half-written stays behind; finished seeds are kept for the rerun). A programming
+    error in a seed cancels the queued seeds, stops the workers the same way and raises
+    :class:`SeedCrashed` (its ``saved`` says what was kept).
     """
     validate_run(cfg)
     check_seed_range(cfg)
@@ -338,6 +336,7 @@ def run_config(cfg: DictConfig) -> list[SeedOutcome]:
     results_dir = str(cfg.results_dir)
     overwrite = bool(cfg.overwrite)
     workers = min(int(cfg.workers), count)
+    code = current()
     desc = f"{cfg.benchmark.name} {cfg.method.name} {100 * float(cfg.noise):g}%"
     bar = tqdm(total=count, desc=desc, unit="seed", disable=not cfg.progress, leave=False)
     outcomes: list[SeedOutcome] = []
@@ -356,16 +355,23 @@ def run_config(cfg: DictConfig) -> list[SeedOutcome]:
                     def stage(text: str, s: int = s) -> None:
                         bar.set_postfix_str(f"seed {s}: {text}", refresh=True)
 
-                    collect(run_seed(container, s, overwrite, results_dir, stage))
+                    collect(run_seed(container, s, overwrite, results_dir, stage, code))
             else:
-                job = SeedJob(container, overwrite, results_dir)
+                job = SeedJob(container, overwrite, results_dir, code)
                 run_bounded(_seed_task, seeds, workers, collect, _set_job, (job,))
     except KeyboardInterrupt:
         bar.close()
         raise RunInterrupted(interrupted_message(outcomes, count, results_dir)) from None
+    except SeedCrashed as crash:
+        bar.close()
+        crash.saved = saved_message(outcomes, count, results_dir)
+        raise
     bar.close()
     outcomes.sort(key=lambda o: o.seed)
     print_summary(cfg, outcomes)
+    note = replaced_message(outcomes, code)
+    if note:
+        print(note, file=sys.stderr)
     return outcomes
 
 
@@ -423,6 +429,11 @@ def print_summary(cfg: DictConfig, outcomes: list[SeedOutcome]) -> None:
 def _hydra_task(cfg: DictConfig) -> None:
     try:
         run_config(cfg)
+    except SeedCrashed as crash:
+        # SystemExit, not an Exception: Hydra would record an Exception and go on with the
+        # remaining jobs of a -m sweep; a bug must stop the sweep here, exit code 1.
+        print(crash.report(), file=sys.stderr)
+        raise SystemExit(1) from None
     except BrokenPipeError:  # `wp run ... | head`: the reader left, the results are saved
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no error at exit
         raise SystemExit(141) from None  # 128 + SIGPIPE, as for any program in a pipe

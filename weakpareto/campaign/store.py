@@ -1,25 +1,33 @@
 """Parquet storage of run results and Pareto fronts (spec ECOSYSTEM §4).
 
-Layout: one small file per (benchmark, method, variant, noise law, noise, seed, config hash)::
+Layout: one small file per (benchmark, method, variant, noise law, noise, seed, config hash, code
+hash)::
 
-    <results_dir>/<benchmark>/<method>__<variant>__<noise_law>__<noise:g>__seed<seed>__<hash8>.parquet
+    <results_dir>/<benchmark>/<method>__<variant>__<noise_law>__<noise:g>__seed<seed>__<cfg8>__<code8>.parquet
     <results_dir>/<benchmark>/<...same stem...>.front.parquet
+
+The code hash (:mod:`weakpareto.campaign.provenance`) ties a run to the code that computed it:
+results of other code are not served as cached. Files written before code hashes existed (schema
+version 1) have no ``__<code8>`` part and read back with a null ``code_hash`` and ``git_commit``.
 
 Every file is written through an explicit ``pa.schema`` (so strings stay ``string``, not
 ``large_string``, and files of different runs always merge) and atomically: a temporary file in
 the same directory is renamed over the target with ``os.replace``, so a reader never sees a
 half-written file and an interrupted write leaves no target. The run file is written after the
 front file and marks the run as done (resume). Readers deduplicate on the key columns, keeping
-the row with the latest ``created_utc``.
+the row with the latest ``created_utc``; a column missing from an older file reads as null.
 """
 
 from __future__ import annotations
 
+import glob
 import json
 import math
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -35,12 +43,21 @@ from weakpareto.evaluation.metrics import Metrics, score
 from weakpareto.io import atomic_path
 from weakpareto.records import DiscoveryResult, Equation
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"  # 2: code_hash (key) and git_commit columns
 SCHEMA_METADATA = {"weakpareto.schema_version": SCHEMA_VERSION}
 FRONT_SUFFIX = ".front.parquet"
 
 #: Columns identifying one run (one row of the runs table).
-RUN_KEY = ("benchmark", "noise_law", "noise", "seed", "method", "variant", "config_hash")
+RUN_KEY = (
+    "benchmark",
+    "noise_law",
+    "noise",
+    "seed",
+    "method",
+    "variant",
+    "config_hash",
+    "code_hash",
+)
 
 _KEY_FIELDS = [
     pa.field("benchmark", pa.string(), nullable=False),
@@ -50,6 +67,7 @@ _KEY_FIELDS = [
     pa.field("method", pa.string(), nullable=False),
     pa.field("variant", pa.string(), nullable=False),
     pa.field("config_hash", pa.string(), nullable=False),
+    pa.field("code_hash", pa.string()),  # null in rows written before code hashes
 ]
 
 RUNS_SCHEMA = pa.schema(
@@ -58,7 +76,7 @@ RUNS_SCHEMA = pa.schema(
         pa.field("label", pa.string()),
         *_KEY_FIELDS[1:6],
         pa.field("experiment", pa.string()),
-        _KEY_FIELDS[6],
+        *_KEY_FIELDS[6:],
         pa.field("status", pa.string(), nullable=False),  # "ok" | "failed"
         pa.field("error", pa.string()),
         pa.field("runtime_s", pa.float64()),
@@ -89,6 +107,8 @@ RUNS_SCHEMA = pa.schema(
         pa.field("weakpareto_version", pa.string()),
         # per-term spatial direction ("x" | "y") of multi-dimensional models; [] in 1-D
         pa.field("directions", pa.list_(pa.string())),
+        # HEAD of the checkout that ran it (+dirty), informational; "" when unknown
+        pa.field("git_commit", pa.string()),
     ],
     metadata=SCHEMA_METADATA,
 )
@@ -122,7 +142,9 @@ def utc_now() -> str:
 @dataclass(frozen=True)
 class RunKey:
     """What identifies one stored run: the cell (benchmark, method, variant, noise law and level),
-    the seed and the hash of the composed config. The one signature of every path and row."""
+    the seed, the hash of the composed config and the hash of the code that computes it
+    (:mod:`weakpareto.campaign.provenance`; ``""`` = unknown, as in rows written before code
+    hashes). The one signature of every path and row."""
 
     benchmark: str
     method: str
@@ -131,6 +153,7 @@ class RunKey:
     noise: float
     seed: int
     config_hash: str
+    code_hash: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         """The key columns of a run or front row (schema column order)."""
@@ -142,14 +165,20 @@ class RunKey:
             "method": str(self.method),
             "variant": str(self.variant),
             "config_hash": str(self.config_hash),
+            "code_hash": str(self.code_hash) or None,
         }
 
-    def stem(self) -> str:
-        """``<method>__<variant>__<noise_law>__<noise:g>__seed<seed>__<hash8>``."""
+    def config_stem(self) -> str:
+        """``<method>__<variant>__<noise_law>__<noise:g>__seed<seed>__<cfg8>`` (any code)."""
         return (
             f"{self.method}__{self.variant}__{self.noise_law}__{float(self.noise):g}"
             f"__seed{int(self.seed)}__{self.config_hash[:8]}"
         )
+
+    def stem(self) -> str:
+        """:meth:`config_stem` plus ``__<code8>`` (nothing when the code hash is unknown)."""
+        code = f"__{self.code_hash[:8]}" if self.code_hash else ""
+        return self.config_stem() + code
 
 
 def _opt_int(v: Any) -> int | None:
@@ -171,6 +200,7 @@ def run_record(
     error: str | None = None,
     config_json: str = "{}",
     weakpareto_version: str = __version__,
+    git_commit: str = "",
     n_rows: int | None = None,
     n_evals: int | None = None,
     created_utc: str | None = None,
@@ -195,6 +225,7 @@ def run_record(
         "config_json": str(config_json),
         "created_utc": created_utc or utc_now(),
         "weakpareto_version": str(weakpareto_version),
+        "git_commit": str(git_commit),
     }
     if ok:
         assert result is not None
@@ -299,6 +330,18 @@ def front_path(path: str | os.PathLike) -> Path:
 def exists(results_dir: str | os.PathLike, key: RunKey) -> bool:
     """True when the run file is present (the run completed; used to resume sweeps)."""
     return run_path(results_dir, key).is_file()
+
+
+def other_code_paths(results_dir: str | os.PathLike, key: RunKey) -> list[Path]:
+    """Run files of the same config and seed made by other code (another code hash, or none:
+    written before code hashes) — the results a change of the method's code makes stale."""
+    folder = Path(results_dir) / str(key.benchmark)
+    base = key.config_stem()
+    own = run_path(results_dir, key)
+    found = [folder / f"{base}.parquet", *folder.glob(f"{glob.escape(base)}__*.parquet")]
+    return sorted(
+        p for p in found if p.is_file() and p != own and not p.name.endswith(FRONT_SUFFIX)
+    )
 
 
 class UnreadableResult(ValueError):
@@ -413,6 +456,26 @@ def load_fronts(results_dir: str | os.PathLike) -> pd.DataFrame:
 
 
 # -- selecting table cells ------------------------------------------------------------------
+_RECORDERS: ContextVar[tuple[list[pd.DataFrame], ...]] = ContextVar(
+    "weakpareto_cell_recorders", default=()
+)
+
+
+@contextmanager
+def recording_cells() -> Iterator[list[pd.DataFrame]]:
+    """Collect every cell :func:`select_cell` returns inside the block (in order; blocks nest,
+    an outer block sees the cells of the inner ones too).
+
+    ``wp report`` wraps each table in it to count the failed runs behind that table.
+    """
+    cells: list[pd.DataFrame] = []
+    token = _RECORDERS.set((*_RECORDERS.get(), cells))
+    try:
+        yield cells
+    finally:
+        _RECORDERS.reset(token)
+
+
 def latest_per_seed(df: pd.DataFrame) -> pd.DataFrame:
     """One row per seed: when several configs exist for a cell, the latest run wins."""
     if df.empty:
@@ -439,4 +502,7 @@ def select_cell(
         & (runs["noise_law"] == noise_law)
         & np.isclose(runs["noise"].astype(float), noise, rtol=0.0, atol=1e-9)
     )
-    return latest_per_seed(runs.loc[m])
+    cell = latest_per_seed(runs.loc[m])
+    for recorder in _RECORDERS.get():
+        recorder.append(cell)
+    return cell

@@ -16,7 +16,6 @@ from scipy.optimize import minimize
 from weakpareto._typing import Array
 from weakpareto.library.gram import (
     EPS_REL,
-    TINY,
     FeatureSource,
     GramTables,
     OrderBanks,
@@ -72,6 +71,21 @@ def exact_system(
     return y, x
 
 
+#: Seed strides of the search: pattern ``j`` (1-based) of support size ``c`` in admitted branch
+#: ``i`` runs differential evolution with ``seed + 7919 c + 103 j + 1009 i`` (spec §6.5).
+SEED_PER_SIZE, SEED_PER_PATTERN, SEED_PER_BRANCH = 7919, 103, 1009
+
+
+def search_seed(seed: int, c: int, pattern: int, branch: int) -> int:
+    """The differential-evolution seed of one (size, pattern, branch) problem."""
+    return seed + SEED_PER_SIZE * c + SEED_PER_PATTERN * pattern + SEED_PER_BRANCH * branch
+
+
+def max_seed_offset(c_max: int, n_patterns: int, n_branches: int) -> int:
+    """Largest ``search_seed(seed, ...) - seed`` of a sweep (numpy needs seeds below 2**32)."""
+    return search_seed(0, c_max, n_patterns, n_branches - 1)
+
+
 class Discovery:
     """One discovery run on one feature source (stateful helper behind :func:`discover`)."""
 
@@ -101,12 +115,11 @@ class Discovery:
         best: Candidate | None = None
         seed = self.cfg.seed
         for j, pattern in enumerate(power_patterns(self.cfg.powers, c), start=1):
-            s_pat = seed + 7919 * c + 103 * j
             winner: Candidate | None = None
             for i, br in enumerate(self.branches):
                 obj = self.objective(br.mode, pattern)
                 cand = optimise_pattern_branch(
-                    obj, self.cfg.beta_range, s_pat + 1009 * i, self.cfg.search
+                    obj, self.cfg.beta_range, search_seed(seed, c, j, i), self.cfg.search
                 )
                 self.n_evals += obj.n_evals
                 if winner is None or (cand.objective, cand.val_error) < (
@@ -338,17 +351,8 @@ class Discovery:
                 pruned, alpha, betas, final, fit = alt, a_int, b_int, final_int, fit_int
         y, x = exact_system(self.source, pruned.mode, alpha, pruned.powers, betas)
         ev = evaluate_direct(y, x, self.train_rows, self.val_rows, self.refit_ridge)
-        refined = Candidate(
-            mode=pruned.mode,
-            alpha=float(alpha),
-            powers=pruned.powers,
-            betas=tuple(float(b) for b in betas),
-            coef=tuple(float(c) for c in ev.coef[0]),
-            train_error=float(ev.train_error[0]),
-            val_error=float(ev.val_error[0]),
-            val_mse=float(ev.val_mse[0]),
-            objective=float(np.log10(max(ev.val_error[0], TINY))),
-        )
+        betas_t = tuple(float(b) for b in betas)
+        refined = Candidate.from_evaluation(pruned.mode, float(alpha), pruned.powers, betas_t, ev)
         self._refined[refined] = (final, fit)
         return refined, final, fit
 

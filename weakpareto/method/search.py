@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 from scipy.optimize import differential_evolution
 
 from weakpareto._typing import Array
-from weakpareto.library.gram import TINY, GramTables, OrderBanks
+from weakpareto.library.gram import TINY, Evaluation, GramTables, OrderBanks
 from weakpareto.method.settings import SearchSettings
 from weakpareto.numerics.orders import Branch, snap_beta
 from weakpareto.records import Equation, Mode, OperatorKind, Term
@@ -44,6 +44,28 @@ class Candidate:
     @property
     def size(self) -> int:
         return len(self.powers)
+
+    @classmethod
+    def from_evaluation(
+        cls,
+        mode: Mode,
+        alpha: float,
+        powers: tuple[int, ...],
+        betas: tuple[float, ...],
+        ev: Evaluation,
+    ) -> Candidate:
+        """The candidate of the first row of a (batched) evaluation."""
+        return cls(
+            mode=mode,
+            alpha=alpha,
+            powers=powers,
+            betas=betas,
+            coef=tuple(float(c) for c in ev.coef[0]),
+            train_error=float(ev.train_error[0]),
+            val_error=float(ev.val_error[0]),
+            val_mse=float(ev.val_mse[0]),
+            objective=float(np.log10(max(ev.val_error[0], TINY))),
+        )
 
     def information_criteria(self, n_val: int) -> tuple[float, float]:
         """AIC/BIC-type scores ``n ln(MSE_val) + {2, ln n} k`` with ``k = 2c + [fractional]``."""
@@ -137,17 +159,8 @@ class PatternObjective:
         alpha, betas, ev = self.fit(np.atleast_2d(x))
         snapped = snap_beta(betas[0], self.banks.beta_nodes)
         a = float(alpha[0]) if self.fractional else 1.0
-        return Candidate(
-            mode=self.branch.mode,
-            alpha=a,
-            powers=self.powers,
-            betas=tuple(float(b) for b in snapped),
-            coef=tuple(float(c) for c in ev.coef[0]),
-            train_error=float(ev.train_error[0]),
-            val_error=float(ev.val_error[0]),
-            val_mse=float(ev.val_mse[0]),
-            objective=float(np.log10(max(ev.val_error[0], TINY))),
-        )
+        snapped_betas = tuple(float(b) for b in snapped)
+        return Candidate.from_evaluation(self.branch.mode, a, self.powers, snapped_betas, ev)
 
 
 def anchor_points(

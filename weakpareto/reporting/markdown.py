@@ -11,11 +11,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from weakpareto.evaluation.metrics import EMPTY
+from weakpareto.reporting.failures import Failures, with_failures
 from weakpareto.reporting.latex import plain
 from weakpareto.reporting.paper_values import paper_table
 
+#: Column of the comparison tables saying whether our cell equals the paper's.
+SAME_COLUMN = "Same at paper precision"
 COMPARISON_HEADER = (
-    "| Row | Column | Paper | Ours | Same at paper precision |",
+    f"| Row | Column | Paper | Ours | {SAME_COLUMN} |",
     "|---|---|---|---|---|",
 )
 #: Paper column of a cell the paper does not report (default of :func:`comparison_lines`).
@@ -38,6 +41,7 @@ class Rendered:
     columns: list[Column]
     notes: list[str] = field(default_factory=list)
     raw_cells: bool = False  # show cells verbatim (equations) in the Markdown
+    failures: Failures | None = None  # failed runs behind the table (wp report fills it in)
 
 
 def title_lines(label: str) -> list[str]:
@@ -101,4 +105,30 @@ def paper_vs_ours(rt: Rendered) -> str:
         lines += ["The paper reports no cell values for this table.", ""]
     lines += comparison_lines(rt.rows, rt.columns, paper, raw=rt.raw_cells)
     lines += note_lines(rt.notes)
-    return "\n".join(lines) + "\n"
+    return with_failures("\n".join(lines) + "\n", rt.failures)
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def same_cells(markdown: str) -> tuple[int, int]:
+    """``(same, compared)``: cells of every table in a paper-vs-ours file with a
+    :data:`SAME_COLUMN` column whose entry starts with "yes", and cells with any entry there
+    (an empty entry — the paper has no value — is not a compared cell)."""
+    same = compared = 0
+    column: int | None = None
+    for line in markdown.splitlines():
+        if not line.startswith("|"):
+            column = None
+            continue
+        cells = _cells(line)
+        if SAME_COLUMN in cells:
+            column = cells.index(SAME_COLUMN)
+            continue
+        if column is None or column >= len(cells) or set(cells[column]) <= set("-:"):
+            continue
+        entry = cells[column]
+        compared += 1
+        same += entry.startswith("yes")
+    return same, compared

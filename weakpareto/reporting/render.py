@@ -11,6 +11,11 @@
 
 and writes ``<stem>.tex`` plus ``<stem>_paper_vs_ours.md`` per table and PNG + PDF per figure to
 ``out_dir``. Tables without inputs are skipped with a note on stderr (not an error).
+
+On stderr it also says how many of the runs behind each table failed (numerical failures stored
+as ``failed`` rows count as not recovered; a table with failed runs lists them in a "Failed runs"
+section of its paper-vs-ours file, :mod:`weakpareto.reporting.failures`) and how many compared
+cells are the same as the paper's at the paper's precision.
 """
 
 from __future__ import annotations
@@ -22,12 +27,18 @@ from pathlib import Path
 
 import pandas as pd
 
-from weakpareto.campaign.store import load_fronts, load_runs
+from weakpareto.campaign.store import load_fronts, load_runs, recording_cells
+from weakpareto.reporting.failures import Failures, failures_of, run_count, with_failures
 from weakpareto.reporting.figures import burgers_figure, robustness_figure
-from weakpareto.reporting.markdown import Rendered, paper_vs_ours
+from weakpareto.reporting.markdown import Rendered, paper_vs_ours, same_cells
 from weakpareto.reporting.output import TableOutput, write_table_files
 from weakpareto.reporting.paper_values import paper_table
-from weakpareto.reporting.tables import burgers_margin, local_identifiability
+from weakpareto.reporting.tables import (
+    burgers_margin,
+    local_identifiability,
+    twod,
+    twod_sensitivity,
+)
 from weakpareto.reporting.tables.ablation import table_ablation
 from weakpareto.reporting.tables.appendix_cases import table_appendix
 from weakpareto.reporting.tables.conditioning import table_conditioning
@@ -41,8 +52,6 @@ from weakpareto.reporting.tables.progress import table_progress
 from weakpareto.reporting.tables.robustness import table_robustness
 from weakpareto.reporting.tables.runtime import write_runtime
 from weakpareto.reporting.tables.superunit import table_superunit
-from weakpareto.reporting.tables.twod import write_twod
-from weakpareto.reporting.tables.twod_sensitivity import write_twod_sensitivity
 
 #: Stems (without suffix) of the figures in ``out_dir``.
 ROBUSTNESS_FIGURE_STEM = "fig_robustness"
@@ -79,13 +88,42 @@ def build_tables(
     ]
     tables, notes = [], []
     for label, build in builders:
-        rt = build()
+        with recording_cells() as cells:
+            rt = build()
         if rt is None:
             notes.append(f"{label}: skipped (no matching results)")
         else:
+            rt.failures = failures_of(cells) if cells else None
             tables.append(rt)
             notes.extend(rt.notes)
     return tables, notes
+
+
+def twod_tables(runs: pd.DataFrame) -> list[tuple[str, Callable[[], TableOutput]]]:
+    """(label, builder) of the 2-D tables whose experiments have runs (tab:twod, -width,
+    -resolution)."""
+    out: list[tuple[str, Callable[[], TableOutput]]] = []
+    if twod.has_twod_runs(runs):
+        out.append((twod.LABEL, lambda: twod.table_twod(runs)))
+    if twod_sensitivity.has_width_runs(runs):
+        out.append((twod_sensitivity.WIDTH_LABEL, lambda: twod_sensitivity.table_twod_width(runs)))
+    if twod_sensitivity.has_resolution_runs(runs):
+        out.append(
+            (twod_sensitivity.RES_LABEL, lambda: twod_sensitivity.table_twod_resolution(runs))
+        )
+    return out
+
+
+def write_recorded(
+    label: str, build: Callable[[], TableOutput], out_dir: str | os.PathLike
+) -> tuple[list[Path], Failures | None]:
+    """Build a run-based table while recording its runs; write it with its failed runs listed."""
+    with recording_cells() as cells:
+        table = build()
+    failures = failures_of(cells) if cells else None
+    markdown = with_failures(table.markdown, failures)
+    stem = paper_table(label).layout.stem
+    return write_table_files(out_dir, stem, TableOutput(table.latex, markdown)), failures
 
 
 def write_rendered(rt: Rendered, out_dir: str | os.PathLike) -> list[Path]:
@@ -155,16 +193,45 @@ def render_all(
     if conditioning_csv is None:
         conditioning_csv = diagnostics / "conditioning.csv"
     runs = load_runs(results_dir)
-    tables, notes = build_tables(runs, load_fronts(results_dir), conditioning_csv)
-    paths: list[Path] = []
-    for rt in tables:
-        paths += write_rendered(rt, out_dir)
-    paths += _robustness_figure(runs, out_dir, notes)
-    paths += write_twod(runs, out_dir)  # [] when there are no 2-D runs
-    paths += write_twod_sensitivity(runs, out_dir)  # width / resolution studies
+    with recording_cells() as every_cell:  # all runs behind the tables, for the summary
+        tables, notes = build_tables(runs, load_fronts(results_dir), conditioning_csv)
+        failures = {rt.label: rt.failures for rt in tables}
+        paths: list[Path] = []
+        for rt in tables:
+            paths += write_rendered(rt, out_dir)
+        paths += _robustness_figure(runs, out_dir, notes)
+        for label, build in twod_tables(runs):  # none without 2-D runs
+            written, failures[label] = write_recorded(label, build, out_dir)
+            paths += written
     paths += write_forward(out_dir, diagnostics)  # [] without forward.csv
     paths += write_diagnostics(out_dir, diagnostics)  # tab:burgers, S_beta
     paths += write_runtime(out_dir, results / "bench")  # tab:runtime from `wp bench`
     for n in notes:
         print(f"wp report: {n}", file=sys.stderr)
+    for line in summary_lines(failures, run_count(every_cell), paths):
+        print(f"wp report: {line}", file=sys.stderr)
     return paths
+
+
+def summary_lines(
+    failures: dict[str, Failures | None], total_runs: int, paths: list[Path]
+) -> list[str]:
+    """Failed runs per table (only tables with failures are named) and the cells that are the
+    same as the paper's at its precision, over every paper-vs-ours file written."""
+    failed = {label: f for label, f in failures.items() if f is not None and f.count}
+    lines = [f.summary(label) for label, f in failed.items()]
+    if failed:
+        lines.append(
+            f"failed runs in {len(failed)} of {len(failures)} run-based tables; each table's "
+            "paper-vs-ours file lists them (they count as not recovered)"
+        )
+    elif total_runs:
+        lines.append(f"failed runs: none among the {total_runs} runs behind the tables")
+    same = compared = 0
+    for p in paths:
+        if p.name.endswith("_paper_vs_ours.md"):
+            s, c = same_cells(p.read_text(encoding="utf-8"))
+            same, compared = same + s, compared + c
+    if compared:
+        lines.append(f"same at paper precision: {same} of {compared} compared cells")
+    return lines

@@ -2,8 +2,8 @@
 
 ``wp discover data=<file> [operator=directional|riesz] [alpha_range=[lo,hi]]
 [beta_range=[lo,hi]] [powers=[0,1,2]] [period=<L>] [period_y=<L>] [power_mode=auto|raw|positive]
-[seed=<int>] [max_terms=<int>] [u_key=<name>] [t_key=<name>] [x_key=<name>] [y_key=<name>] ...
-out=<result.json>``
+[seed=<int>] [max_terms=<int>] [u_key=<name>] [t_key=<name>] [x_key=<name>] [y_key=<name>]
+[uncertainty=bootstrap] [n_boot=200] [level=0.9] ... out=<result.json>``
 
 Inputs (:mod:`weakpareto.user.loading`): ``.npz`` or MATLAB ``.mat`` with arrays ``u``
 (nt x nx), ``t`` (nt), ``x`` (nx) — other variable names via ``u_key=``, ``t_key=``,
@@ -25,6 +25,10 @@ atomically (temporary file + ``os.replace``) as JSON::
      "terms": [{"power": int, "order": float, "coef": float}, ...],   # 2-D: + "direction"
      "pareto_front": [{"size": int, "val_error": float, "train_error": float, ...}, ...],
      "warnings": [{"code": str, "level": "warning"|"info", "message": str}, ...], ...}
+
+With ``uncertainty=bootstrap`` (``n_boot=``, ``level=``) the output also prints and stores
+``"uncertainty": {"alpha_interval", "terms": [{"order_interval", "coef_interval", "inclusion",
+"sensitivity", ...}], "alternatives", ...}`` (:mod:`weakpareto.user.uncertainty`).
 
 An identity term has ``"order": 0.0``. The file is also a complete
 :meth:`weakpareto.user.estimator.WeakPareto.to_dict` record (``WeakPareto.from_dict`` reloads it).
@@ -53,6 +57,7 @@ STRING_KEYS = (
     "updating",
     "selection",
     "method",
+    "uncertainty",
     *KEY_OPTIONS,
 )
 #: Keys that describe the data, not the estimator (``*_key=`` name variables of array files).

@@ -59,6 +59,7 @@ from weakpareto.user.serialise import (
     result_from_dict,
     result_to_dict,
 )
+from weakpareto.user.uncertainty import Uncertainty, check_uncertainty, uncertainty_of
 from weakpareto.user.validation import (
     CheckedField,
     CheckedField2D,
@@ -144,6 +145,10 @@ class WeakPareto:
         term for the gain rule.
     polish : bool, default True
         Exact-order Nelder–Mead polishing before the exact refit (paper Sec. 4.5).
+    uncertainty : {None, "bootstrap"}, default None; n_boot : int, 200; level : float, 0.9
+        ``bootstrap`` (ours): intervals at ``level`` from ``n_boot`` block resamples of the weak
+        equations (alpha, orders and coefficients refit on the support), inclusion frequencies,
+        S_beta and ``identifiability`` warnings (:mod:`weakpareto.user.uncertainty`).
 
     Fitted attributes
     -----------------
@@ -158,6 +163,8 @@ class WeakPareto:
     warnings_ : list of FitWarning (code, level "warning" | "info", message naming the fix),
         the diagnostics of :mod:`weakpareto.user.warnings`; printed by :meth:`print`
     noise_level_ : float, apparent noise of u relative to std(u)
+    uncertainty_ : Uncertainty | None; with a bootstrap also intervals_ : dict of (lo, hi) in
+        the data's units ``{"alpha", "orders": [...], "coef": [...]}``, inclusion_ : array
     result_ : DiscoveryResult, grid_ : dict (nt, nx, dt, dx, period, power_mode, test_counts;
         2-D: nt, nx, ny, dt, dx, dy, period, period_y, test_counts; both: scales, noise_level,
         noise_floor)
@@ -187,6 +194,9 @@ class WeakPareto:
         selection: str | None = None,
         margin: float = _SELECTION.margin,
         polish: bool = _REFINE.polish,
+        uncertainty: str | None = None,
+        n_boot: int = 200,
+        level: float = 0.9,
     ) -> None:
         self.operator = operator
         self.alpha_range = alpha_range
@@ -205,6 +215,9 @@ class WeakPareto:
         self.selection = selection
         self.margin = margin
         self.polish = polish
+        self.uncertainty = uncertainty
+        self.n_boot = n_boot
+        self.level = level
 
     # -- scikit-learn parameter protocol -----------------------------------------------------
     @classmethod
@@ -238,6 +251,7 @@ class WeakPareto:
     def discovery_config(self) -> DiscoveryConfig:
         """The :class:`DiscoveryConfig` of the current (validated) parameters."""
         p = check_params(self.get_params())
+        check_uncertainty(self.get_params())
         search, selection, refine = user_method_settings(p["method"])
         return DiscoveryConfig(
             alpha_range=p["alpha_range"],
@@ -387,9 +401,12 @@ class WeakPareto:
         found, level, floor = diagnose(ctx)
         if clipped:
             found.insert(0, units_warning(scales.u, scales.t, scales.x))
+        two_d = isinstance(field, CheckedField2D)
+        unc = uncertainty_of(self.get_params(), source, raw, cfg, scales, two_d)
+        found += [] if unc is None else unc.warnings()
         grid["noise_level"] = level
         grid["noise_floor"] = floor
-        self._set_fitted(res, grid, found)
+        self._set_fitted(res, grid, found, unc)
         return self
 
     def _set_fitted(
@@ -397,8 +414,12 @@ class WeakPareto:
         res: DiscoveryResult,
         grid: dict[str, Any],
         found: list[FitWarning] | None = None,
+        unc: Uncertainty | None = None,
     ) -> None:
         eq = res.final
+        self.uncertainty_ = unc
+        if unc is not None:
+            self.intervals_, self.inclusion_ = unc.intervals(), unc.inclusion()
         self.result_ = res
         self.grid_ = dict(grid)
         self.warnings_: list[FitWarning] = list(found or [])
@@ -463,6 +484,8 @@ class WeakPareto:
             print(line)
         print(f"selected ({self.mode_} branch, E_fit {self.fit_error_:.3e}):")
         print(f"  {self.equation_.text(sig_digits=SIG_DIGITS)}")
+        for line in [] if self.uncertainty_ is None else self.uncertainty_.lines(SIG_DIGITS):
+            print(line)
         for line in self.warning_lines():
             print(line)
 
@@ -499,6 +522,8 @@ class WeakPareto:
             out["fit_error"] = finite_or_none(self.fit_error_)
             out["grid"] = dict(self.grid_)
             out["result"] = result_to_dict(self.result_)
+            if self.uncertainty_ is not None:
+                out["uncertainty"] = self.uncertainty_.to_dict()
         out["params"] = {k: json_param(v) for k, v in self.get_params().items()}
         out["weakpareto_version"] = _version()
         return out
@@ -517,7 +542,8 @@ class WeakPareto:
         model = cls().set_params(**params)
         if "result" in d:
             found = [FitWarning.from_dict(w) for w in d.get("warnings", [])]
-            model._set_fitted(result_from_dict(d["result"]), d.get("grid", {}), found)
+            unc = None if d.get("uncertainty") is None else Uncertainty.from_dict(d["uncertainty"])
+            model._set_fitted(result_from_dict(d["result"]), d.get("grid", {}), found, unc)
         return model
 
     @classmethod

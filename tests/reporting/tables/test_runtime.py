@@ -32,3 +32,31 @@ def test_runtime_table_cells(tmp_path):
 def test_as_text():
     assert as_text(r"$\sim2640$") == "2640" and as_text(r"$7\times24$") == "7x24"
     assert as_text("--") == "--"
+
+
+def test_de_budget_comes_from_the_timed_config():
+    """`wp bench` stores each row's DE budget and mode; the table prints what was timed."""
+    stages = pd.DataFrame(
+        {
+            "benchmark": ["fade", "rd_space", "burgers", "fade (strong)"],
+            "total_s": [6.0, 4.0, 7.0, 0.4],
+            "n_rows": [2640, 1440, 2640, 16800],
+            "de_popsize": [6, 7, 7, 6],
+            "de_maxiter": [16, 24, 30, 16],
+            "de_updating": ["immediate", "immediate", "deferred", "immediate"],
+        }
+    )
+    latex, md = runtime_tables(stages)
+    assert r"FADE & 6.00 & 0.40 & $\sim2640$ & $6\times16$ \\" in latex
+    assert r"Frac. Burgers & 7.00 & -- & $\sim2640$ & $7\times30$ \\" in latex
+    assert "| FADE | DE budget | 7x24 | 6x16 |" in md
+    assert "Our DE updating per row (from the timed config): FADE immediate" in md
+    assert "Frac. Burgers deferred." in md
+
+
+def test_de_budget_of_an_older_stages_csv_is_the_composed_config():
+    """A stages.csv from before the DE columns: the benchmark's conf budget, no mode line."""
+    old = pd.DataFrame({"benchmark": ["fade"], "total_s": [1.0], "n_rows": [2640]})
+    latex, md = runtime_tables(old)
+    assert r"FADE & 1.00 & -- & $\sim2640$ & $7\times24$ \\" in latex
+    assert "DE updating" not in md

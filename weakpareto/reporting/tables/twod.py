@@ -2,8 +2,9 @@
 
 :func:`table_twod` aggregates the 2-D directional runs (``wp run -m +experiment=twod``:
 benchmarks ``twod_a``/``twod_b``, multiplicative noise 0/1/5/10/20 %, seeds 0-4) into the paper's
-table (Benchmark, Active terms, Support/direction, Operator; counts over all 25 noise-seed runs,
-failed runs count as not recovered) and a Markdown comparison that also lists the paper's 20 %
+table (Benchmark, Active terms — the true equation's size, read from the runs' stored configs —,
+Support/direction, Operator; counts over all 25 noise-seed runs, failed runs count as not
+recovered) and a Markdown comparison that also lists the paper's 20 %
 errors ``(e_alpha, e_beta^max, e_xi^max)`` from the text after the table (mean ± sample SD over
 support/direction-recovered runs, spec §9/§12), a per-noise breakdown and the per-seed runtime.
 
@@ -14,13 +15,13 @@ script's shortcuts, so identical counts are expected but errors need not match d
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 import pandas as pd
 
-from weakpareto.benchmarks.generators import load_benchmark
-from weakpareto.evaluation.metrics import fmt_pm, summarise
+from weakpareto.evaluation.metrics import EMPTY, fmt_pm, summarise
 from weakpareto.reporting.latex import latex_table, noise_pct, plain, table_row
 from weakpareto.reporting.markdown import comparison_lines, title_lines
 from weakpareto.reporting.output import TableOutput, write_table_files
@@ -69,18 +70,27 @@ METHOD_NOTES = (
 )
 
 
-def active_terms(benchmark: str) -> str:
-    """Number of terms of the benchmark's true equation (from its config; the paper's value
-    when the config is unavailable)."""
+def _truth_size(config_json: object) -> int | None:
+    """Number of terms of the truth stored in a run's ``config_json`` (None when absent)."""
     try:
-        return str(len(load_benchmark(benchmark).truth.terms))
-    except Exception:  # config unavailable: fall back to the paper's value
-        return paper_table(LABEL).value(benchmark, "active")
+        terms = json.loads(str(config_json))["benchmark"]["truth"]["terms"]
+    except (TypeError, ValueError, KeyError):
+        return None
+    return len(terms) if isinstance(terms, list) else None
 
 
-def _cells(df: pd.DataFrame, benchmark: str) -> dict[str, str]:
+def active_terms(df: pd.DataFrame) -> str:
+    """Number of terms of the true equation the runs were scored against, read from the runs'
+    stored configs (no fallback: ``--`` without runs; ``a/b`` if the runs disagree)."""
+    if df.empty or "config_json" not in df.columns:
+        return EMPTY
+    sizes = sorted({n for n in map(_truth_size, df["config_json"]) if n is not None})
+    return "/".join(str(n) for n in sizes) if sizes else EMPTY
+
+
+def _cells(df: pd.DataFrame) -> dict[str, str]:
     return {
-        "active": active_terms(benchmark),
+        "active": active_terms(df),
         "support": math_count_cell(df, "support"),
         "operator": math_count_cell(df, "operator"),
     }
@@ -141,7 +151,7 @@ def table_twod(runs: pd.DataFrame) -> TableOutput:
             notes.append(f"{LABEL}: no runs for {b}")
         elif len(df) != n_expected:
             notes.append(f"{LABEL}: {b} has {len(df)} runs, the paper's table has {n_expected}")
-        cells = _cells(df, b)
+        cells = _cells(df)
         rows.append((b, name, cells))
         body.append(table_row([name, *(cells[c] for c, _ in TWOD_COLUMNS)]))
     table_values = {r: {c: paper.value(r, c) for c, _ in TWOD_COLUMNS} for r, _ in TWOD_BENCHMARKS}

@@ -1,0 +1,112 @@
+"""Which code made a run: the package version, a hash of the code that computes results, the commit.
+
+A stored run is identified by its composed config (:func:`weakpareto.campaign.config.config_hash`)
+*and* by :func:`code_hash`: sha256 over the package version and every file that decides what a
+run computes — :data:`CODE_PACKAGES` (``numerics`` … ``evaluation``, all ``*.py``),
+:data:`CODE_FILES` (``records.py``; ``campaign/compute.py``, which maps a config to the
+method's settings and runs one seed) and :data:`CODE_DATA` (the shipped benchmark fields). The
+file list is sorted and each file is hashed with its package-relative path, so the hash is the
+same on every machine and checkout. Reporting, the CLI, the runner and the store are not part
+of it: changing how results are printed, stored or tabulated keeps cached runs valid; changing a
+method constant's default in Python changes the code hash, changing it in ``conf/`` changes the
+config hash, and either way ``wp run`` computes the seed again.
+
+The git commit (with ``+dirty`` when the package or ``conf/`` has uncommitted changes) is stored
+with every row for information only: it is not part of the key (an installed package has none).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from weakpareto._version import __version__
+
+#: The package directory (``weakpareto/``).
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
+#: Sub-packages whose every ``*.py`` computes results (the method and what it stands on).
+CODE_PACKAGES = ("numerics", "library", "method", "baselines", "benchmarks", "evaluation")
+#: Single modules that compute results.
+CODE_FILES = ("records.py", "campaign/compute.py")
+#: Data read by the benchmark generators (the shipped fields).
+CODE_DATA = ("data/*.dat",)
+#: Length of the stored code hash (hex digits).
+HASH_LENGTH = 16
+GIT_TIMEOUT_S = 5.0
+
+
+@dataclass(frozen=True)
+class CodeIdentity:
+    """What a run row records about the code: version and code hash (the key), commit (info)."""
+
+    version: str
+    code_hash: str
+    git_commit: str = ""
+
+    def short(self) -> str:
+        """``code 1a2b3c4d (weakpareto 0.1.0)``."""
+        return f"code {self.code_hash[:8]} (weakpareto {self.version})"
+
+
+def code_files(package_dir: Path = PACKAGE_DIR) -> list[Path]:
+    """The files :func:`code_hash` reads, sorted by package-relative path."""
+    files: set[Path] = set()
+    for sub in CODE_PACKAGES:
+        files.update((package_dir / sub).rglob("*.py"))
+    for name in CODE_FILES:
+        path = package_dir / name
+        if path.is_file():
+            files.add(path)
+    for pattern in CODE_DATA:
+        files.update(p for p in package_dir.glob(pattern) if p.is_file())
+    return sorted(files, key=lambda p: p.relative_to(package_dir).as_posix())
+
+
+def code_hash(package_dir: Path = PACKAGE_DIR, version: str = __version__) -> str:
+    """sha256 over the version and every :func:`code_files` entry (path and bytes)."""
+    h = hashlib.sha256(f"weakpareto {version}\0".encode())
+    for path in code_files(package_dir):
+        rel = path.relative_to(package_dir).as_posix()
+        data = path.read_bytes()
+        h.update(f"{rel}\0{len(data)}\0".encode())
+        h.update(data)
+    return h.hexdigest()[:HASH_LENGTH]
+
+
+def _git(args: list[str], cwd: Path) -> str | None:
+    try:
+        done = subprocess.run(
+            ["git", *args],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=GIT_TIMEOUT_S,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def git_commit(package_dir: Path = PACKAGE_DIR) -> str:
+    """HEAD of the repository the package is checked out in (``+dirty`` with uncommitted
+    changes under ``weakpareto/`` or ``conf/``); ``""`` for an installed package or without git."""
+    top = _git(["rev-parse", "--show-toplevel"], package_dir)
+    if not top or Path(top).resolve() != package_dir.parent:
+        return ""  # not a checkout with the package at its root (e.g. site-packages in a venv)
+    top_dir = package_dir.parent
+    head = _git(["rev-parse", "HEAD"], top_dir)
+    if not head:
+        return ""
+    paths = [package_dir.name, "conf"]
+    status = _git(["status", "--porcelain", "--untracked-files=no", "--", *paths], top_dir)
+    return head + ("+dirty" if status else "")
+
+
+@functools.cache
+def current() -> CodeIdentity:
+    """The identity of the running code (computed once per process)."""
+    return CodeIdentity(__version__, code_hash(), git_commit())

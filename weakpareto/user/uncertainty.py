@@ -1,0 +1,512 @@
+"""Uncertainty of a discovered equation: bootstrap intervals, inclusion, identifiability (ours).
+
+``WeakPareto(uncertainty="bootstrap", n_boot=200, level=0.9)`` and ``wp discover
+uncertainty=bootstrap`` run the block bootstrap of :mod:`weakpareto.method.uncertainty` on the
+dimensionless weak system after the fit and report, in the data's units,
+
+* a central interval at ``level`` for alpha (fractional branches), every spatial order (not the
+  identity term, whose order 0 is a model choice) and every coefficient — each resample refits
+  alpha, the orders and the coefficients on the selected support; coefficients are mapped to the
+  data's units per resample (their scale factor depends on alpha and the order);
+* the inclusion frequency of every selected term (the fraction of resamples whose reselected
+  model keeps it) and the strongest alternative terms (terms of other front models picked on
+  some resamples);
+* the support-conditioned local sensitivity ``S_beta`` of every selected order (paper Eq.
+  eq:weak-order-sensitivity, the diagnostic of tab:local-identifiability, here at the discovered
+  model rather than the truth): ``||(I - P_Theta) dtheta_j/dbeta_j|| / ||theta_j||``. The paper
+  measures 0.50 (FADE) and 1.61 (Burgers) for well-identified directional orders and 0.12 / 0.10
+  for the Riesz reaction-diffusion orders, whose noisy estimates are off by 0.2-0.4.
+
+Warnings (:class:`weakpareto.user.warnings.FitWarning`, code ``identifiability``): an alpha or
+order interval wider than :data:`TAU_Q` (0.15), an order with ``S_beta <`` :data:`S_MIN` (0.2,
+between the Riesz and the directional values of the paper), or an interval pressed against the
+search range; code ``unstable_term`` for a selected term kept by fewer than
+:data:`MIN_INCLUSION` of the resamples.
+
+How to read the intervals: they describe how much the estimate moves when the weak equations
+are resampled (sampling variability given the support, the test functions and the noise). They
+do not include biases common to every resample — noise bias of nonlinear terms, discretisation
+error — nor the uncertainty of choosing the support (that is what the inclusion frequencies
+measure).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from weakpareto._typing import Array
+from weakpareto.diagnostics.identifiability import column_derivative, orthogonal_residual
+from weakpareto.errors import UserInputError
+from weakpareto.library.gram import FeatureSource
+from weakpareto.method.discovery import exact_system, fit_rows
+from weakpareto.method.settings import DiscoveryConfig
+from weakpareto.method.uncertainty import (
+    BootstrapResult,
+    BootstrapSettings,
+    Bounds,
+    Model,
+    bootstrap,
+    central_interval,
+)
+from weakpareto.numerics.orders import beta_nodes, first_positive, temporal_branches
+from weakpareto.records import DiscoveryResult, Equation, Term
+from weakpareto.user.scaling import Scales
+from weakpareto.user.validation import check_choice, check_int
+from weakpareto.user.warnings import FitWarning
+
+#: Interval width (alpha or an order) above which the estimate is called unreliable.
+TAU_Q = 0.15
+#: Local sensitivity below which an order is weakly identifiable (paper tab:local-identifiability:
+#: Riesz 0.12 / 0.10 with order errors 0.2-0.4 at 10 % noise; FADE 0.50, Burgers 1.61).
+S_MIN = 0.2
+#: Inclusion frequency below which a selected term is flagged as unstable.
+MIN_INCLUSION = 0.6
+#: Fraction of resamples on a refit bound above which an interval is reported as truncated.
+BOUND_SHARE = 0.1
+#: Number of alternative terms reported.
+N_ALTERNATIVES = 3
+#: Uncertainty methods (None = off).
+UNCERTAINTY_METHODS = ("bootstrap",)
+
+
+def _index(term: Term, two_d: bool) -> int:
+    if two_d:
+        return 1 if term.direction == "y" else 0
+    return int(term.power)
+
+
+def _model(eq: Equation, two_d: bool) -> Model:
+    return Model(
+        eq.mode,
+        1.0 if eq.mode == "int" else float(eq.alpha),
+        tuple(_index(t, two_d) for t in eq.terms),
+        tuple(float(t.order) for t in eq.terms),
+    )
+
+
+def _pair(v: tuple[float, float] | None) -> list[float | None] | None:
+    if v is None:
+        return None
+    return [_finite(v[0]), _finite(v[1])]
+
+
+def _finite(v: float) -> float | None:
+    return float(v) if math.isfinite(v) else None
+
+
+def _unpair(v: Any) -> tuple[float, float] | None:
+    if v is None:
+        return None
+    return (_num(v[0]), _num(v[1]))
+
+
+def _num(v: Any) -> float:
+    return float("nan") if v is None else float(v)
+
+
+@dataclass(frozen=True)
+class TermUncertainty:
+    """Intervals and diagnostics of one selected term (data units)."""
+
+    text: str
+    power: int
+    order: float
+    coef: float
+    direction: str | None
+    order_interval: tuple[float, float] | None  # None: the identity term (order fixed at 0)
+    coef_interval: tuple[float, float]
+    inclusion: float
+    sensitivity: float | None  # S_beta (None for the identity term)
+    at_bound: float  # fraction of resamples with the order on the refit window's edge
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "term": self.text,
+            "power": self.power,
+            "order": self.order,
+            "coef": self.coef,
+            "order_interval": _pair(self.order_interval),
+            "coef_interval": _pair(self.coef_interval),
+            "inclusion": self.inclusion,
+            "sensitivity": None if self.sensitivity is None else _finite(self.sensitivity),
+            "at_bound": self.at_bound,
+        }
+        if self.direction is not None:
+            out["direction"] = self.direction
+        return out
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> TermUncertainty:
+        s = d.get("sensitivity")
+        coef = _unpair(d["coef_interval"])
+        assert coef is not None
+        return cls(
+            text=str(d["term"]),
+            power=int(d["power"]),
+            order=float(d["order"]),
+            coef=float(d["coef"]),
+            direction=d.get("direction"),
+            order_interval=_unpair(d.get("order_interval")),
+            coef_interval=coef,
+            inclusion=float(d["inclusion"]),
+            sensitivity=None if s is None else float(s),
+            at_bound=float(d.get("at_bound", 0.0)),
+        )
+
+
+@dataclass(frozen=True)
+class Uncertainty:
+    """The uncertainty report of one fit (``WeakPareto.uncertainty_``; JSON ``"uncertainty"``)."""
+
+    method: str
+    n_boot: int
+    level: float
+    seed: int
+    alpha: float
+    alpha_interval: tuple[float, float] | None  # None: integer branch (alpha = 1 exactly)
+    alpha_at_bound: float
+    terms: tuple[TermUncertainty, ...]
+    alternatives: tuple[dict[str, Any], ...]  # {"term", "power", "order", "frequency"}
+    size_frequency: dict[int, float]
+    block: tuple[int, ...]
+    grid: tuple[int, ...]
+    n_tiles: int
+    seconds: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "method": self.method,
+            "n_boot": self.n_boot,
+            "level": self.level,
+            "seed": self.seed,
+            "alpha": self.alpha,
+            "alpha_interval": _pair(self.alpha_interval),
+            "alpha_at_bound": self.alpha_at_bound,
+            "terms": [t.to_dict() for t in self.terms],
+            "alternatives": [dict(a) for a in self.alternatives],
+            "size_frequency": {str(k): v for k, v in self.size_frequency.items()},
+            "block": list(self.block),
+            "grid": list(self.grid),
+            "n_tiles": self.n_tiles,
+            "seconds": self.seconds,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Uncertainty:
+        return cls(
+            method=str(d["method"]),
+            n_boot=int(d["n_boot"]),
+            level=float(d["level"]),
+            seed=int(d.get("seed", 0)),
+            alpha=float(d["alpha"]),
+            alpha_interval=_unpair(d.get("alpha_interval")),
+            alpha_at_bound=float(d.get("alpha_at_bound", 0.0)),
+            terms=tuple(TermUncertainty.from_dict(t) for t in d["terms"]),
+            alternatives=tuple(dict(a) for a in d.get("alternatives", [])),
+            size_frequency={int(k): float(v) for k, v in d.get("size_frequency", {}).items()},
+            block=tuple(int(b) for b in d.get("block", [])),
+            grid=tuple(int(k) for k in d.get("grid", [])),
+            n_tiles=int(d.get("n_tiles", 0)),
+            seconds=float(d.get("seconds", 0.0)),
+        )
+
+    # -- estimator views ----------------------------------------------------------------------
+    def intervals(self) -> dict[str, Any]:
+        """``{"alpha": (lo, hi) | None, "orders": [(lo, hi) | None, ...], "coef": [...]}``."""
+        return {
+            "alpha": self.alpha_interval,
+            "orders": [t.order_interval for t in self.terms],
+            "coef": [t.coef_interval for t in self.terms],
+        }
+
+    def inclusion(self) -> Array:
+        return np.array([t.inclusion for t in self.terms], dtype=float)
+
+    def warnings(self) -> list[FitWarning]:
+        """``identifiability`` / ``unstable_term`` warnings (:func:`identifiability_warnings`)."""
+        return identifiability_warnings(self)
+
+    def lines(self, sig: int = 4) -> list[str]:
+        """Human-readable report (printed by ``model.print()`` and ``wp discover``)."""
+        pct = f"{100 * self.level:g} %"
+        block = " x ".join(str(b) for b in self.block)
+        out = [
+            f"uncertainty (block bootstrap: {self.n_boot} resamples of {self.n_tiles} tiles of "
+            f"{block} neighbouring tests; {pct} intervals, inclusion = share of resamples "
+            f"keeping the term):"
+        ]
+        if self.alpha_interval is None:
+            out.append(f"  alpha   {self.alpha:.4f} (integer branch, exact)")
+        else:
+            lo, hi = self.alpha_interval
+            out.append(f"  alpha   {self.alpha:.4f}  [{lo:.4f}, {hi:.4f}]")
+        for t in self.terms:
+            if t.order_interval is None:
+                order = "order 0 (identity)"
+            else:
+                order = (
+                    f"order {t.order:.4f} [{t.order_interval[0]:.4f}, {t.order_interval[1]:.4f}]"
+                )
+            s = "" if t.sensitivity is None else f"  S_beta {t.sensitivity:.3g}"
+            c_lo, c_hi = t.coef_interval
+            out.append(
+                f"  {t.text}: coef {t.coef:.{sig}g} [{c_lo:.{sig}g}, {c_hi:.{sig}g}]  {order}  "
+                f"included {100 * t.inclusion:.0f} %{s}"
+            )
+        if self.alternatives:
+            alts = ", ".join(
+                f"{a['term']} ({100 * a['frequency']:.0f} %)" for a in self.alternatives
+            )
+            out.append(f"  strongest alternatives: {alts}")
+        return out
+
+
+# -- parameters -----------------------------------------------------------------------------------
+#: Upper limit of ``n_boot`` (a resample costs milliseconds; 1e5 is minutes).
+MAX_N_BOOT = 100_000
+
+
+def check_uncertainty(p: Mapping[str, Any]) -> dict[str, Any]:
+    """``uncertainty`` (None | "bootstrap"; "none"/"null"/"off" mean None), ``n_boot`` >= 2,
+    ``level`` in (0, 1)."""
+    method = p.get("uncertainty")
+    if isinstance(method, str) and method.strip().lower() in ("none", "null", "off", ""):
+        method = None
+    if method is not None:
+        method = check_choice("uncertainty", method, ("bootstrap",), "or null for none")
+    level = p.get("level", 0.9)
+    if (
+        isinstance(level, bool)
+        or not isinstance(level, numbers.Real)
+        or not 0.0 < float(level) < 1.0
+    ):
+        raise UserInputError(f"level={level!r} must be a number in (0, 1), e.g. level=0.9")
+    return {
+        "uncertainty": method,
+        "n_boot": check_int("n_boot", p.get("n_boot", 200), 2, MAX_N_BOOT),
+        "level": float(level),
+    }
+
+
+# -- computation ----------------------------------------------------------------------------------
+def _bounds(cfg: DiscoveryConfig, eq: Equation) -> Bounds:
+    branches = temporal_branches(cfg.alpha_range, cfg.n_alpha_nodes, cfg.eps_alpha)
+    alpha = (1.0, 1.0)
+    for br in branches:
+        if br.mode == eq.mode:
+            alpha = (float(br.lo), float(br.hi))
+    nodes = beta_nodes(cfg.beta_range, cfg.n_beta_nodes)
+    lo = first_positive(nodes) if nodes[0] == 0.0 else float(cfg.beta_range[0])
+    return Bounds(alpha, (float(lo), float(cfg.beta_range[1])))
+
+
+def order_sensitivities(source: FeatureSource, eq: Equation, two_d: bool) -> list[float | None]:
+    """``S_beta`` of every term of ``eq`` (None for the identity term); paper Eq.
+    eq:weak-order-sensitivity on the selected support at the discovered orders."""
+    idx = tuple(_index(t, two_d) for t in eq.terms)
+    betas = np.array([t.order for t in eq.terms], dtype=float)
+    _, x = exact_system(source, eq.mode, eq.alpha, idx, betas)
+    out: list[float | None] = []
+    for j, t in enumerate(eq.terms):
+        norm = float(np.linalg.norm(x[:, j]))
+        if t.is_identity or not norm > 0.0:
+            out.append(None)
+            continue
+        d = column_derivative(source, idx[j], float(t.order))
+        out.append(float(np.linalg.norm(orthogonal_residual(x, d))) / norm)
+    return out
+
+
+def run_uncertainty(
+    source: FeatureSource,
+    raw: DiscoveryResult,
+    cfg: DiscoveryConfig,
+    scales: Scales,
+    two_d: bool,
+    n_boot: int,
+    level: float,
+) -> Uncertainty:
+    """Bootstrap the dimensionless result ``raw`` and report it in the data's units."""
+    eq = raw.final
+    model = _model(eq, two_d)
+    alts = [_model(fp.equation, two_d) for fp in raw.front if fp.equation.terms]
+    ridge = cfg.search.ridge
+    refit_ridge = ridge if cfg.refine.ridge is None else cfg.refine.ridge
+    y, x = exact_system(source, eq.mode, eq.alpha, model.index, np.array(model.orders))
+    resid = y - x @ fit_rows(y, x, refit_ridge)
+    settings = BootstrapSettings(n_boot=n_boot, level=level, seed=cfg.seed)
+    boot = bootstrap(
+        source,
+        model,
+        _bounds(cfg, eq),
+        settings,
+        ridge=ridge,
+        refit_ridge=refit_ridge,
+        margin=cfg.selection.margin,
+        gain_floor=cfg.selection.gain_floor,
+        alternatives=alts,
+        resid=resid,
+    )
+    sens = order_sensitivities(source, eq, two_d)
+    return _report(boot, eq, scales, sens, cfg.operator, two_d)
+
+
+def uncertainty_of(
+    params: Mapping[str, Any],
+    source: FeatureSource,
+    raw: DiscoveryResult,
+    cfg: DiscoveryConfig,
+    scales: Scales,
+    two_d: bool,
+) -> Uncertainty | None:
+    """The uncertainty report the estimator parameters ask for (None when ``uncertainty`` is
+    off)."""
+    p = check_uncertainty(params)
+    if p["uncertainty"] is None:
+        return None
+    return run_uncertainty(source, raw, cfg, scales, two_d, p["n_boot"], p["level"])
+
+
+def _report(
+    boot: BootstrapResult,
+    eq: Equation,
+    scales: Scales,
+    sens: list[float | None],
+    operator: str,
+    two_d: bool,
+) -> Uncertainty:
+    level = boot.settings.level
+    phys, _ = scales.equation(eq)
+    terms = []
+    for j, (t, tp) in enumerate(zip(eq.terms, phys.terms)):
+        coefs = np.array(
+            [
+                _physical(scales, float(boot.coef[b, j]), t, float(boot.alpha[b]),
+                          float(boot.orders[b, j]), eq.mode)
+                for b in range(boot.n_boot)
+            ]
+        )  # fmt: skip
+        free = bool(boot.order_free[j])
+        terms.append(
+            TermUncertainty(
+                text=tp.text(operator),  # type: ignore[arg-type]
+                power=int(tp.power),
+                order=float(tp.order),
+                coef=float(tp.coef),
+                direction=tp.direction,
+                order_interval=central_interval(boot.orders[:, j], level) if free else None,
+                coef_interval=central_interval(coefs, level),
+                inclusion=float(boot.inclusion[j]),
+                sensitivity=sens[j],
+                at_bound=float(boot.at_bound[:, 1 + j].mean()),
+            )
+        )
+    alternatives = []
+    for p, o, f in boot.alternatives[:N_ALTERNATIVES]:
+        term = Term(0, o, 1.0, ("x", "y")[p]) if two_d else Term(p, o, 1.0)
+        alternatives.append(
+            {"term": term.text(operator), "power": int(term.power), "order": float(o),  # type: ignore[arg-type]
+             "frequency": float(f)}
+        )  # fmt: skip
+    return Uncertainty(
+        method="bootstrap",
+        n_boot=boot.n_boot,
+        level=level,
+        seed=boot.settings.seed,
+        alpha=float(eq.alpha),
+        alpha_interval=central_interval(boot.alpha, level) if boot.alpha_free else None,
+        alpha_at_bound=float(boot.at_bound[:, 0].mean()),
+        terms=tuple(terms),
+        alternatives=tuple(alternatives),
+        size_frequency=dict(boot.size_frequency),
+        block=boot.block_shape,
+        grid=boot.grid_shape,
+        n_tiles=boot.n_tiles,
+        seconds=boot.seconds,
+    )
+
+
+def _physical(
+    scales: Scales, coef: float, term: Term, alpha: float, order: float, mode: str
+) -> float:
+    if not math.isfinite(coef) or coef == 0.0:
+        return coef
+    a = 1.0 if mode == "int" else alpha
+    return coef * math.exp(scales.log_factor(int(term.power), a, order, term.direction))
+
+
+# -- warnings -------------------------------------------------------------------------------------
+def identifiability_warnings(unc: Uncertainty) -> list[FitWarning]:
+    """``identifiability`` and ``unstable_term`` warnings of an uncertainty report."""
+    pct = f"{100 * unc.level:g} %"
+    fix = (
+        "more data (longer or finer records), less noise, a narrower search range, or fixing "
+        "the order (e.g. to an integer or a known value) narrow it"
+    )
+    out = []
+    if unc.alpha_interval is not None:
+        lo, hi = unc.alpha_interval
+        if hi - lo > TAU_Q:
+            out.append(
+                FitWarning(
+                    "identifiability",
+                    f"alpha={unc.alpha:.4f} is weakly identifiable: its {pct} interval "
+                    f"[{lo:.3f}, {hi:.3f}] is wider than {TAU_Q:g}, so the temporal order is "
+                    f"unreliable; {fix.replace('search range', 'alpha_range')}",
+                )
+            )
+        if unc.alpha_at_bound > BOUND_SHARE:
+            out.append(
+                FitWarning(
+                    "identifiability",
+                    f"alpha reaches the edge of its admissible interval in "
+                    f"{100 * unc.alpha_at_bound:.0f} % of the resamples, so its interval is "
+                    "truncated there; widen alpha_range if the bound is not physical",
+                )
+            )
+    for t in unc.terms:
+        if t.order_interval is not None:
+            lo, hi = t.order_interval
+            reasons = []
+            if hi - lo > TAU_Q:
+                reasons.append(f"its {pct} interval [{lo:.3f}, {hi:.3f}] is wider than {TAU_Q:g}")
+            if t.sensitivity is not None and t.sensitivity < S_MIN:
+                reasons.append(
+                    f"its local sensitivity S_beta={t.sensitivity:.3g} is below {S_MIN:g} (a "
+                    "change of the order is largely absorbed by refitting the coefficients)"
+                )
+            if reasons:
+                out.append(
+                    FitWarning(
+                        "identifiability",
+                        f"the order {t.order:.4f} of term {t.text} is weakly identifiable: "
+                        f"{' and '.join(reasons)}; treat it as unreliable — {fix}",
+                    )
+                )
+            if t.at_bound > BOUND_SHARE:
+                out.append(
+                    FitWarning(
+                        "identifiability",
+                        f"the order of term {t.text} reaches the edge of its refit window or "
+                        f"of beta_range in {100 * t.at_bound:.0f} % of the resamples, so its "
+                        "interval is truncated there; widen beta_range if the bound is not "
+                        "physical",
+                    )
+                )
+        if t.inclusion < MIN_INCLUSION:
+            out.append(
+                FitWarning(
+                    "unstable_term",
+                    f"term {t.text} is kept by only {100 * t.inclusion:.0f} % of the "
+                    "resamples (reselection among the Pareto front's models): the support is "
+                    "uncertain — check the alternatives in the uncertainty report, or fit with "
+                    "more data or less noise",
+                )
+            )
+    return out
