@@ -108,6 +108,7 @@ def run_help() -> str:
             "  noise=<fraction>       noise level, 0.1 means 10 % (0.0)",
             "  noise_law=<law>        multiplicative | additive_gaussian (multiplicative)",
             "  method=<name>          discovery method (weak_pareto)",
+            "  selection=<name>       support-size selector: elbow | aic | bic | gain (elbow)",
             "  seed=<int>             first seed (0)",
             "  seeds=<n>              number of consecutive seeds from seed= (5)",
             "  workers=<n>            parallel seeds, one BLAS thread each; the results are the "

@@ -30,6 +30,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from weakpareto.errors import UserInputError
 from weakpareto.library.weak import PowerMode, SpatialTests
+from weakpareto.method.discovery import max_seed_offset as search_seed_offset
 from weakpareto.method.search import power_patterns
 from weakpareto.method.settings import ElbowPoints, SelectionRule, StabilityRule, Updating
 from weakpareto.numerics.orders import temporal_branches
@@ -38,9 +39,6 @@ from weakpareto.records import OperatorKind
 
 #: Largest seed numpy's legacy RandomState (scipy's differential evolution) accepts.
 MAX_DE_SEED = 2**32 - 1
-#: Seed offsets of the search (method/discovery.py, Discovery.best_of_size): pattern j of size c
-#: in branch i runs differential evolution with seed + 7919 c + 103 j + 1009 i.
-SEED_PER_SIZE, SEED_PER_PATTERN, SEED_PER_BRANCH = 7919, 103, 1009
 #: More parallel seeds than this is a typo (and as many processes).
 MAX_WORKERS = max(8, 4 * (os.cpu_count() or 1))
 
@@ -307,9 +305,7 @@ def max_seed_offset(cfg: DictConfig) -> int:
         float(s.eps_alpha),
     )
     patterns = max(len(power_patterns(powers, c)) for c in range(1, c_max + 1))
-    return (
-        SEED_PER_SIZE * c_max + SEED_PER_PATTERN * patterns + SEED_PER_BRANCH * (len(branches) - 1)
-    )
+    return search_seed_offset(c_max, patterns, len(branches))  # method/discovery.search_seed
 
 
 def last_allowed_seed(cfg: DictConfig) -> int:

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from weakpareto.errors import UserInputError
+from weakpareto.method.discovery import search_seed
 from weakpareto.method.search import power_patterns
 from weakpareto.method.settings import (
     DEFAULT_EPS_ALPHA,
@@ -32,20 +33,17 @@ from weakpareto.numerics.windows import fourier_max_mode, paper_test_counts
 # -- seeds ------------------------------------------------------------------------------------
 #: numpy's legacy seeding (used by scipy's differential evolution) takes 0 <= seed < 2**32.
 SEED_LIMIT = 2**32
-#: Per-run seed offsets of :meth:`weakpareto.method.discovery.Discovery.best_of_size`: the DE of
-#: support size c, power pattern j (from 1) and temporal branch i (from 0) is seeded with
-#: ``seed + 7919 c + 103 j + 1009 i``.
-_SEED_STEP_SIZE, _SEED_STEP_PATTERN, _SEED_STEP_BRANCH = 7919, 103, 1009
 
 
 def max_seed(params: Mapping[str, Any], dims: int = 1) -> int:
     """Largest ``seed`` whose derived DE seeds all stay below ``2**32`` for these settings."""
     search_powers = tuple(params["powers"]) if dims == 1 else (0, 1)  # 2-D: directions
     branches = temporal_branches(params["alpha_range"], DEFAULT_N_ALPHA_NODES, DEFAULT_EPS_ALPHA)
+    # DE seeds are method.discovery.search_seed(seed, c, pattern, branch)
     offset = max(
-        _SEED_STEP_SIZE * c + _SEED_STEP_PATTERN * len(power_patterns(search_powers, c))
+        search_seed(0, c, len(power_patterns(search_powers, c)), len(branches) - 1)
         for c in range(1, int(params["max_terms"]) + 1)
-    ) + _SEED_STEP_BRANCH * (len(branches) - 1)
+    )
     return SEED_LIMIT - 1 - offset
 
 
