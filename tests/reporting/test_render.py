@@ -163,21 +163,7 @@ def test_write_diagnostics_missing_and_present(tmp_path):
     diag, out = tmp_path / "diag", tmp_path / "tables"
     diag.mkdir()
     assert write_diagnostics(out, diag) == []
-    levels = [0.0, 0.05, 0.10, 0.15, 0.20, 0.25]
-    margins = [218.3, 14.9, 7.6, 5.1, 3.9, 3.2]
-    pd.DataFrame(
-        {
-            "noise": levels,
-            "true_selected": [True] * 6,
-            "selected": ["{u u_x, D^1.7 u}"] * 6,
-            "true_structure": ["{u u_x, D^1.7 u}"] * 6,
-            "true_residual": [0.3 / m for m in margins],
-            "competitor": ["{u u_x, u_xx}"] * 6,
-            "competitor_residual": [0.3] * 6,
-            "margin": margins,
-            "e_xi_max": [0.0018, 0.004, 0.0071, 0.011, 0.015, 0.0194],
-        }
-    ).to_csv(diag / CSV_NAME, index=False)
+    _burgers_csv(diag / CSV_NAME)
     paths = write_diagnostics(out, diag)
     names = sorted(p.name for p in paths)
     assert names == [
