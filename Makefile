@@ -6,20 +6,32 @@ BIN     = $(VENV)/bin
 WP      = $(BIN)/wp
 WORKERS ?= 2
 RUNS   ?= results/runs
+# Where `make reproduce*` runs the sweep jobs: basic (one process, Hydra's default), joblib
+# (pip install '.[joblib]'), local or slurm (Hydra's submitit launcher, '.[cluster]': the sweep
+# runs in chunks of (config, seed) pairs; slurm settings in conf/hydra/launcher/slurm.yaml, e.g.
+# make reproduce-main LAUNCHER=slurm LAUNCH_ARGS=hydra.launcher.partition=cpu). Same tables.
+LAUNCHER ?= basic
+LAUNCH_basic  =
+LAUNCH_joblib = hydra/launcher=joblib
+LAUNCH_local  = hydra/launcher=local
+LAUNCH_slurm  = hydra/launcher=slurm
+LAUNCH_ARGS  ?=
+LAUNCH = $(LAUNCH_$(LAUNCHER)) $(LAUNCH_ARGS)
 
 # Paper tables run with the paper's optimiser semantics (immediate DE updating, seeds 0-4; set in
 # each conf/experiment file); main_deferred is tab:main in the fast deferred mode, for comparison
 # (scripts/compare_updating.py). Cached runs are reused only when made by the same config *and*
 # code (campaign/provenance.py), so `make reproduce` recomputes what the current code computes.
 EXPERIMENTS = main main_deferred rdnoise robustness ablation superunit gaussian appendix ksens \
-              margin twod twod_width twod_resolution
+              margin twod twod_width twod_resolution yu
 .PHONY: install demo test test-slow lint typecheck format tables reproduce diagnostics bench clean \
+        reproduce-frozen-soil reproduce-beyond \
         $(addprefix reproduce-,$(EXPERIMENTS))
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test]'
+	$(BIN)/pip install -q -e '.[test,cluster]'
 	touch $@
 
 install: $(BIN)/.installed
@@ -54,13 +66,40 @@ tables: install
 	$(WP) report results_dir=$(RUNS) out_dir=results/tables
 
 # one target per paper table: `make reproduce-<experiment>` runs conf/experiment/<experiment>.yaml
-$(filter-out reproduce-appendix,$(addprefix reproduce-,$(EXPERIMENTS))): reproduce-%: install
-	$(WP) run -m +experiment=$* workers=$(WORKERS) results_dir=$(RUNS) progress=false
+$(filter-out reproduce-appendix reproduce-yu,$(addprefix reproduce-,$(EXPERIMENTS))): reproduce-%: install
+	$(WP) run -m +experiment=$* workers=$(WORKERS) results_dir=$(RUNS) progress=false $(LAUNCH)
 reproduce-appendix: install
-	$(WP) run -m +experiment=appendix workers=$(WORKERS) results_dir=$(RUNS) progress=false
-	$(WP) run -m +experiment=appendix_ade_p0 workers=$(WORKERS) results_dir=$(RUNS) progress=false
+	$(WP) run -m +experiment=appendix workers=$(WORKERS) results_dir=$(RUNS) progress=false $(LAUNCH)
+	$(WP) run -m +experiment=appendix_ade_p0 workers=$(WORKERS) results_dir=$(RUNS) progress=false $(LAUNCH)
 	$(WP) run -m +experiment=appendix_riesz2_p0_aic workers=$(WORKERS) results_dir=$(RUNS) \
-	    progress=false
+	    progress=false $(LAUNCH)
+# tab:yu: its yu_neural rows need PyTorch (CPU), the optional extra [neural]
+reproduce-yu: install
+	$(BIN)/pip install -q -e '.[neural]'
+	$(WP) run -m +experiment=yu workers=$(WORKERS) results_dir=$(RUNS) progress=false $(LAUNCH)
+
+## tab_beyond (issue 13): weak_pareto_exact on the paper's cells and three equations of our own,
+## plus its ablations; the paper method's rows are the paper-table runs in $(RUNS)
+BEYOND = results/beyond/runs
+reproduce-beyond: install
+	for e in beyond beyond_rd beyond_superunit beyond_appendix beyond_own beyond_own_paper \
+	         beyond_ablation; do \
+	    $(WP) run -m +experiment=$$e workers=$(WORKERS) results_dir=$(BEYOND) progress=false \
+	        $(LAUNCH) || exit $$?; done
+	$(BIN)/python scripts/beyond_table.py --paper-runs $(RUNS) --beyond-runs $(BEYOND)
+
+## tab:frozen-soil from the creep records you supply (third-party, not redistributed):
+## make reproduce-frozen-soil CLAY=clay.csv SILT=silt.csv [STRAIN_KEY=ex] [T_KEY=t]
+## (either record may be omitted); writes results/frozen_soil/tab_frozen_soil{.tex,_paper_vs_ours.md}
+T_KEY      ?= t
+STRAIN_KEY ?= strain
+reproduce-frozen-soil: install
+	@if [ -z "$(CLAY)$(SILT)" ]; then \
+	    echo "usage: make reproduce-frozen-soil CLAY=<clay record> SILT=<silt record>" \
+	         "[STRAIN_KEY=strain] [T_KEY=t]" >&2; exit 2; fi
+	$(BIN)/python scripts/frozen_soil.py $(if $(CLAY),--clay '$(CLAY)') \
+	    $(if $(SILT),--silt '$(SILT)') --t-key '$(T_KEY)' --strain-key '$(STRAIN_KEY)' \
+	    --out-dir results/frozen_soil
 
 ## diagnostics that are not discovery sweeps (tab:conditioning, tab:forward, tab:burgers,
 ## tab:local-identifiability, App. B checks); tab:forward reads the campaign runs
@@ -69,6 +108,7 @@ diagnostics: install
 	$(BIN)/python scripts/verify_appendix_b.py
 	$(BIN)/python scripts/burgers_margin.py
 	$(BIN)/python scripts/local_identifiability.py
+	$(BIN)/python scripts/temporal_profile.py
 	$(BIN)/python scripts/forward_validation.py --runs $(RUNS)
 	$(BIN)/python scripts/compare_updating.py $(RUNS)
 

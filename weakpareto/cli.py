@@ -9,7 +9,8 @@ loading scipy, pandas, matplotlib or Hydra. Bad input becomes one line on stderr
 Ctrl-C (or SIGTERM during ``wp run``) one line saying what was saved and exit code 130.
 
 Subcommands: ``generate`` (write a benchmark field), ``run`` (discovery over seeds, Parquet),
-``report`` (LaTeX tables from Parquet), ``discover`` (your own data), ``bench`` (timings).
+``report`` (LaTeX tables from Parquet), ``discover`` (your own data), ``bench`` (timings),
+``kelvin`` (fractional Kelvin creep fit of a creep record).
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ SUBCOMMANDS: dict[str, str] = {
     "report": "render the paper's LaTeX tables from Parquet: wp report",
     "discover": "discover an equation in your own data: wp discover data=f.npz out=r.json",
     "bench": "time the pipeline per stage and write results/bench/*.csv: wp bench",
+    "status": "done/failed/missing seeds of a sweep: wp status -m <the wp run overrides>",
+    "compact": "merge the small result files of each partition: wp compact results_dir=DIR",
+    "kelvin": "fractional Kelvin creep fit of a record: wp kelvin data=c.csv load=1.11 out=r.json",
 }
 
 REPORT_OPTIONS = {"results_dir": "results/runs", "out_dir": "results/tables"}
@@ -137,6 +141,11 @@ def run_help() -> str:
             "                         tables use the paper's DE (search.updating=immediate) and "
             "seeds 0-4",
             "  -m hydra/launcher=joblib   run sweep jobs in parallel (pip install '.[joblib]')",
+            "  -m hydra/launcher=slurm|local  sweep jobs through submitit (pip install "
+            "'.[cluster]'), each",
+            "                         running chunk_size=<n> (20) seeds into "
+            "<results_dir>/dataset/; a rerun",
+            "                         submits only failed and missing seeds (wp status -m ...)",
             "",
             "A numerical failure of a seed (singular fit, no feasible candidate, non-finite "
             "objective) is",
@@ -180,6 +189,9 @@ def discover_help() -> str:
             "includes",
             "                           the endpoint",
             "  period_y=<L>             2-D only: the y period (ny*dy)",
+            "  plot=<front.png>         also draw the Pareto front (validation error per support "
+            "size,",
+            "                           selected model and search stop marked; .png/.pdf/.svg)",
             "  u_key=<name>             variable of u in a .npz/.mat (u, usol, U or uu)",
             "  t_key=<name>             variable of t (t or tt)",
             "  x_key=<name>             variable of x (x or xx)",
@@ -195,7 +207,12 @@ def discover_help() -> str:
             "  seed=0                   train/validation split and search seed",
             "  method=weak_pareto_robust  weak_pareto_robust (ours: gain selector on refined "
             "models,",
-            "                           unbiased refit) | weak_pareto (the paper's Algorithm 1)",
+            "                           unbiased refit) | weak_pareto_exact (ours: exact weak time",
+            "                           derivative, noise-aware scoring) | weak_pareto (the "
+            "paper's Algorithm 1)",
+            "  domain=auto              periodic | bounded (a window of a larger system) | auto: "
+            "periodic",
+            "                           when the edges are consistent with periodicity",
             "  popsize=7                DE population multiplier",
             "  maxiter=24               DE generations",
             "  updating=deferred        DE updating: deferred | immediate",
@@ -226,12 +243,65 @@ def bench_help() -> str:
     )
 
 
+def kelvin_help() -> str:
+    # Static (no numpy/scipy import); tests/user/test_kelvin_command.py checks it equals
+    # weakpareto.user.kelvin_command.USAGE.
+    return (
+        "usage: wp kelvin data=<creep.csv|.parquet|.npz|.mat> load=<stress> out=<result.json> "
+        "[key=value ...]\n"
+        "\n"
+        "Fits the fractional Kelvin creep model D_t^alpha eps = sigma/eta_K - (E/eta_K) eps in "
+        "its\n"
+        "integral form eps(t) - eps(0) = a0 t^alpha/Gamma(alpha+1) + a1 I^alpha eps(t) (no "
+        "pointwise\n"
+        "derivative; PCHIP interpolation for the quadrature only); reports alpha, eta_K, E,\n"
+        "t_ret = (eta_K/E)^(1/alpha) and the relative integral residual.\n"
+        "options (default):\n"
+        "  data=<file>             table with columns t, strain (.csv/.parquet), or arrays t, "
+        "strain\n"
+        "                          (.npz/.mat); repeated times are averaged (required)\n"
+        "  load=<stress>           the constant applied stress, > 0, e.g. load=1.11 (MPa) "
+        "(required)\n"
+        "  out=<result.json>       result file, must end in .json (required)\n"
+        "  alpha_range=[0.1,0.9]   bounded search interval of alpha inside (0, 1)\n"
+        "  recipe=ours             ours: residual at the observed times, product-trapezoid "
+        "integral |\n"
+        "                          paper: uniform 400-point grid, left-endpoint rule (spec 13)\n"
+        "  t_key=t                 name of the time column/array\n"
+        "  strain_key=strain       name of the strain column/array\n"
+        "example: wp kelvin data=creep.csv load=1.11 out=r.json"
+    )
+
+
+def status_help() -> str:
+    return (
+        "usage: wp status [-m] <the overrides of a wp run>\n"
+        "Per sweep point, the seeds done (ok row), failed (failed row) and missing (no row of "
+        "this\nconfig and code) in results_dir; rerunning the same wp run computes exactly the "
+        "failed and\nmissing seeds. Launcher options (hydra/launcher=, hydra.launcher.*, "
+        "chunk_size=) are ignored."
+    )
+
+
+def compact_help() -> str:
+    return (
+        "usage: wp compact [results_dir=results/runs] [legacy=false]\n"
+        "Merges the files of each partition of the results dataset (<results_dir>/dataset/) "
+        "into one,\nkeeping the latest row per (config, code, seed); safe while jobs write. "
+        "legacy=true first\nmoves per-seed files of plain `wp run` (<results_dir>/<benchmark>/) "
+        "into the dataset."
+    )
+
+
 HELP = {
     "generate": generate_help,
     "run": run_help,
     "report": report_help,
     "discover": discover_help,
     "bench": bench_help,
+    "status": status_help,
+    "compact": compact_help,
+    "kelvin": kelvin_help,
 }
 
 
@@ -263,7 +333,7 @@ def _reject_flags(sub: str, flags: list[str], allowed: tuple[str, ...] = ()) -> 
 
 
 def _wants_help(sub: str, args: list[str]) -> bool:
-    tokens = HELP_FLAGS + (("help",) if sub == "discover" else ())
+    tokens = HELP_FLAGS + (("help",) if sub in ("discover", "kelvin") else ())
     return any(a in tokens for a in args)
 
 
@@ -291,6 +361,13 @@ def dispatch(sub: str, args: list[str]) -> None:
     elif sub == "run":
         _reject_flags(sub, flags, SWEEP_FLAGS)
         multirun = any(f in SWEEP_FLAGS for f in flags)
+        from weakpareto.campaign.chunks import is_chunked
+
+        if is_chunked(overrides, multirun):  # cluster launchers: chunks of (config, seed)
+            from weakpareto.campaign.launch import run_chunked
+
+            run_chunked(overrides)
+            return
         from weakpareto.campaign.compose import validate_run_overrides
 
         validate_run_overrides(overrides, multirun)
@@ -306,6 +383,11 @@ def dispatch(sub: str, args: list[str]) -> None:
 
         readable_dir(opts["results_dir"], "results_dir")
         writable_dir(opts["out_dir"], "out_dir")
+        from weakpareto.campaign.compact import compaction_hint
+
+        hint = compaction_hint(opts["results_dir"])
+        if hint:
+            print(f"wp report: {hint}", file=sys.stderr)
         from weakpareto.reporting.render import render_all
 
         paths = render_all(opts["results_dir"], opts["out_dir"])
@@ -315,6 +397,21 @@ def dispatch(sub: str, args: list[str]) -> None:
         from weakpareto.user.discover_command import discover_command
 
         discover_command(args)
+    elif sub == "kelvin":
+        from weakpareto.user.kelvin_command import kelvin_command
+
+        kelvin_command(args)
+    elif sub == "status":
+        _reject_flags(sub, flags, SWEEP_FLAGS)
+        from weakpareto.campaign.chunks import split_chunk_size
+        from weakpareto.campaign.status import status_command
+
+        status_command(split_chunk_size(overrides)[1], any(f in SWEEP_FLAGS for f in flags))
+    elif sub == "compact":
+        _reject_flags(sub, flags)
+        from weakpareto.campaign.compact import compact_command
+
+        compact_command(overrides)
     elif sub == "bench":
         _reject_flags(sub, flags)
         from weakpareto.campaign.bench import bench_command

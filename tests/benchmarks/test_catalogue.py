@@ -23,6 +23,9 @@ ALL = [
     "rd_timespace",
     "riesz2",
     "superunit",
+    "tf_advection",
+    "tf_reaction",
+    "tf_riesz",
     "twod_a",
     "twod_b",
 ]
@@ -97,6 +100,10 @@ TRUTH = {
     "twod_a": ("sub", 0.85, "directional", [(0, 1.7, 0.3, "x"), (0, 1.4, 0.2, "y")]),
     "ks": ("int", 1.0, "directional", [(1, 1.0, -1.0), (0, 2.0, -1.0), (0, 4.0, -1.0)]),
     "kdv": ("int", 1.0, "directional", [(1, 1.0, -6.0), (0, 3.0, -1.0)]),
+    # ours (issue 13): clean time-fractional equations, exact per Fourier mode
+    "tf_riesz": ("sub", 0.75, "riesz", [(0, 1.6, 0.3)]),
+    "tf_advection": ("sub", 0.9, "directional", [(0, 1.0, -0.6), (0, 1.8, 0.25)]),
+    "tf_reaction": ("sub", 0.65, "riesz", [(0, 0.0, -0.2), (0, 1.4, 0.35)]),
     "twod_b": (
         "sub",
         0.85,
@@ -120,6 +127,9 @@ SEARCH = {
     "twod_b": ((0.55, 1.25), (0.50, 2.50), 4, [0], "raw", "directional", (0, 0)),
     "ks": ((0.90, 1.10), (0.50, 4.50), 4, [0, 1], "raw", "directional", (5, 0)),  # issue 11
     "kdv": ((0.90, 1.10), (0.50, 4.50), 4, [0, 1], "raw", "directional", (5, 0)),  # issue 11
+    "tf_riesz": ((0.50, 1.10), (0.00, 2.20), 4, [0, 1, 2], "raw", "riesz", (3, 0)),  # issue 13
+    "tf_advection": ((0.60, 1.10), (0.50, 2.20), 4, [0, 1, 2], "raw", "directional", (3, 0)),
+    "tf_reaction": ((0.45, 1.10), (0.00, 2.20), 4, [0, 1, 2], "raw", "riesz", (3, 0)),
 }
 
 

@@ -67,6 +67,30 @@ def test_other_hosts_claims_are_respected(tmp_path):
     assert isinstance(got, claims.Holder) and got.describe().endswith("on elsewhere.example")
 
 
+def test_a_claim_of_another_host_without_heartbeat_is_stale(tmp_path):
+    """A cluster job killed on another node: its claim stops being refreshed and is broken."""
+    run = tmp_path / "r.parquet"
+    path = claims.claim_path(run)
+    path.write_text(claims.Holder(_dead_pid(), "elsewhere.example", 1).as_json())
+    old = time.time() - 2 * claims.REMOTE_STALE_S
+    os.utime(path, (old, old))
+    got = claims.try_claim(run)
+    assert isinstance(got, claims.Claim)
+    got.release()
+
+
+def test_a_held_claim_is_refreshed_by_its_heartbeat(tmp_path, monkeypatch):
+    monkeypatch.setattr(claims, "HEARTBEAT_S", 0.05)
+    run = tmp_path / "r.parquet"
+    with claims.claimed(run) as claim:
+        assert isinstance(claim, claims.Claim)
+        old = time.time() - 1000
+        os.utime(claim.path, (old, old))
+        time.sleep(0.3)
+        assert time.time() - claim.path.stat().st_mtime < 1
+    assert not claims.claim_path(run).exists()
+
+
 def test_an_empty_claim_is_young_or_stale(tmp_path, monkeypatch):
     run = tmp_path / "r.parquet"
     path = claims.claim_path(run)

@@ -14,7 +14,9 @@ from weakpareto.campaign.config import available_options, config_dir
 
 REPO = Path(__file__).resolve().parents[2]
 FAST_MODE = "main_deferred"
-PAPER_TABLES = [e for e in available_options("experiment") if e != FAST_MODE]
+#: ours (issue 13): the new method in the fast mode, not a reproduction (make reproduce-beyond)
+BEYOND = [e for e in available_options("experiment") if e.startswith("beyond")]
+PAPER_TABLES = [e for e in available_options("experiment") if e != FAST_MODE and e not in BEYOND]
 
 
 def _first_job(name: str):
@@ -52,5 +54,18 @@ def test_makefile_reproduces_every_experiment():
     assert listed is not None
     names = set(listed.group(1).replace("\\\n", " ").split())
     appendix = set(re.findall(r"\+experiment=(appendix\w*)", text))
-    assert names | appendix == set(available_options("experiment"))
+    loop = re.search(r"for e in (beyond[\w \\\n\t]*); do", text)
+    assert loop is not None
+    beyond = set(loop.group(1).replace("\\", " ").split())
+    assert names | appendix | beyond == set(available_options("experiment"))
     assert FAST_MODE in names and "main_immediate" not in names
+
+
+@pytest.mark.parametrize("name", BEYOND)
+def test_beyond_runs_the_new_method_on_the_paper_seeds(name):
+    cfg = _first_job(name)
+    assert (cfg.seed, cfg.seeds) == (0, 5) and cfg.experiment.startswith("beyond")
+    if name == "beyond_own_paper":  # the paper's method with its own selector
+        assert (cfg.method.name, cfg.selection.rule) == ("weak_pareto", "elbow")
+    else:
+        assert (cfg.method.name, cfg.selection.rule) == ("weak_pareto_exact", "gain")

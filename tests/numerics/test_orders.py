@@ -60,3 +60,21 @@ def test_identity_snapping_and_first_positive_node():
     assert idx[0].tolist() == [0, 0] and w[0].tolist() == [1.0, 0.0]
     assert idx[1].tolist() == [0, 0] and w[1].tolist() == [1.0, 0.0]  # snapped, never blended
     assert idx[2].tolist() == [1, 2]  # above the first positive node: blends nodes 1-2
+
+
+def test_min_positive_order_moves_the_first_positive_node_and_snaps_below_it():
+    from weakpareto.numerics.orders import beta_blend, beta_nodes, first_positive, snap_beta
+
+    nodes = beta_nodes((0.0, 2.0), 21, min_positive=0.5)
+    assert nodes[0] == 0.0 and first_positive(nodes) == 0.5 and nodes[-1] == 2.0
+    assert nodes.size == 21
+    np.testing.assert_array_equal(
+        snap_beta(np.array([0.1, 0.49, 0.5, 1.2]), nodes), [0, 0, 0.5, 1.2]
+    )
+    idx, w = beta_blend(np.array([0.3]), nodes)
+    assert idx[0, 0] == 0 and w[0, 0] == 1.0  # an identity proposal uses node 0 alone
+    # no identity in range, or no floor: the paper's uniform grid
+    np.testing.assert_array_equal(beta_nodes((0.5, 2.0), 7, 0.8), np.linspace(0.5, 2.0, 7))
+    np.testing.assert_array_equal(beta_nodes((0.0, 2.0), 7, None), np.linspace(0.0, 2.0, 7))
+    with pytest.raises(ValueError, match="below beta_max"):
+        beta_nodes((0.0, 0.4), 7, 0.5)

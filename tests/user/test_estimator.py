@@ -43,6 +43,7 @@ def test_defaults_are_documented_values():
         "selection": None,
         "margin": 0.15,
         "polish": True,
+        "domain": "auto",
         "uncertainty": None,
         "n_boot": 200,
         "level": 0.9,

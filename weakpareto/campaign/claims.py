@@ -8,7 +8,10 @@ its holder ("running elsewhere"). A claim whose holder is dead (same host: pid g
 or the pid reused by a newer process) is stale, e.g. after a SIGKILL: it is broken and the seed
 is computed. Breaking renames the claim to a private name first and checks it is still the stale
 one, so two processes recovering the same claim cannot remove each other's fresh claims.
-Claims of another host cannot be checked; they are respected (delete the file if that run died).
+Claims of another host cannot be checked by pid: a holder refreshes its claim's modification
+time every :data:`HEARTBEAT_S` while it computes, and a claim of another host not refreshed for
+:data:`REMOTE_STALE_S` is stale (a cluster job killed with SIGKILL on another node, e.g. at its
+time limit, does not block the rerun for longer than that).
 """
 
 from __future__ import annotations
@@ -28,6 +31,10 @@ from typing import Any
 CLAIM_SUFFIX = ".claim"
 #: A claim file still empty after this long was left by a process killed while creating it.
 EMPTY_CLAIM_GRACE_S = 10.0
+#: Seconds between two refreshes of a held claim's modification time.
+HEARTBEAT_S = 30.0
+#: A claim of another host not refreshed for this long is stale (its holder is gone).
+REMOTE_STALE_S = 10 * HEARTBEAT_S
 
 
 def claim_path(run_file: str | os.PathLike) -> Path:
@@ -81,10 +88,11 @@ class Holder:
         except (ValueError, KeyError, TypeError):
             return None
 
-    def alive(self) -> bool:
-        """False when the holder is certainly gone (checked on this host only)."""
+    def alive(self, age: float = 0.0) -> bool:
+        """False when the holder is certainly gone: on this host by its pid, on another host when
+        its claim (``age`` seconds since the last heartbeat) is older than REMOTE_STALE_S."""
         if self.host != socket.gethostname():
-            return True
+            return age < REMOTE_STALE_S
         try:
             os.kill(self.pid, 0)
         except ProcessLookupError:
@@ -138,12 +146,32 @@ def deferred_signals() -> Iterator[None]:
 
 
 class Claim:
-    """A held claim; :meth:`release` (or leaving the ``with`` block) removes the file."""
+    """A held claim; :meth:`release` (or leaving the ``with`` block) removes the file.
+
+    While held, a daemon thread refreshes the file's modification time every
+    :data:`HEARTBEAT_S` (the holder is alive, for processes on other hosts).
+    """
 
     def __init__(self, path: Path, holder: Holder) -> None:
         self.path, self.holder = path, holder
+        self._stop = threading.Event()
+        self._beat = threading.Thread(target=self._heartbeat, name="wp-claim", daemon=True)
+        # signals go to the main thread, never to this one (its mask is inherited)
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        try:
+            self._beat.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+    def _heartbeat(self) -> None:
+        while not self._stop.wait(HEARTBEAT_S):
+            try:
+                os.utime(self.path)
+            except OSError:
+                return
 
     def release(self) -> None:
+        self._stop.set()
         with deferred_signals():
             try:
                 if Holder.parse(self.path.read_text()) == self.holder:
@@ -198,7 +226,7 @@ def try_claim(run_file: str | os.PathLike) -> Claim | Holder:
             if holder is None:  # being written, or left empty by a killed process
                 if age < EMPTY_CLAIM_GRACE_S:
                     return UNKNOWN
-            elif holder.alive():
+            elif holder.alive(age):
                 return holder
             _break(path, text)
             continue

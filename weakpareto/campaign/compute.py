@@ -18,7 +18,7 @@ import math
 from typing import Any, cast
 
 import numpy as np
-from omegaconf import DictConfig
+from omegaconf import DictConfig, OmegaConf
 
 from weakpareto.baselines.grid_stridge import (
     fixed_dictionary_stability,
@@ -26,16 +26,22 @@ from weakpareto.baselines.grid_stridge import (
     scaled_weak_library,
     settings_from_method,
 )
+from weakpareto.baselines.yu_core import settings_from_method as yu_settings_from_method
+from weakpareto.baselines.yu_neural import neural_settings_from_method, yu_neural
+from weakpareto.baselines.yu_spline import yu_spline
 from weakpareto.benchmarks.generators import generate
 from weakpareto.benchmarks.noise import add_noise
 from weakpareto.library.strong import pointwise_library
 from weakpareto.library.weak import PowerMode, SpatialTests, weak_library
 from weakpareto.library.weak_2d import weak_library_2d
+from weakpareto.library.weak_exact import exact_time_weak_library
 from weakpareto.method.discovery import discover
 from weakpareto.method.discovery_2d import discover_2d
 from weakpareto.method.settings import (
     DiscoveryConfig,
     ElbowPoints,
+    FeatureSettings,
+    IntegerTest,
     RefineSettings,
     SearchSettings,
     SelectionRule,
@@ -66,6 +72,8 @@ def discovery_config(cfg: DictConfig, seed: int) -> DiscoveryConfig:
         n_alpha_nodes=int(s.n_alpha_nodes),
         n_beta_nodes=int(s.n_beta_nodes),
         eps_alpha=float(s.eps_alpha),
+        min_positive_order=method_features(cfg).min_positive_order,
+        noise_model=method_features(cfg).noise_model,  # checked in schema
         seed=int(seed),
         search=SearchSettings(
             popsize=int(s.popsize),
@@ -104,8 +112,16 @@ def discovery_config(cfg: DictConfig, seed: int) -> DiscoveryConfig:
             fatol=float(m.polish_fatol),
             trust_min=float(m.trust_min),
             ridge=_optional_float(m.get("refit_ridge", None)),
+            integer_test=cast(IntegerTest, str(m.get("integer_test", "bound"))),
         ),
     )
+
+
+def method_features(cfg: DictConfig) -> FeatureSettings:
+    """The feature settings of a run config's method (absent keys: the paper's)."""
+    method = OmegaConf.to_container(cfg.method, resolve=True)
+    assert isinstance(method, dict)
+    return FeatureSettings.of({str(k): v for k, v in method.items()})
 
 
 def noise_seed(cfg: DictConfig, seed: int) -> int:
@@ -136,10 +152,7 @@ def build_source(cfg: DictConfig, u: np.ndarray, t: np.ndarray, x: np.ndarray) -
             trim_x=int(bench.strong.trim_x),
             period=period,
         )
-    return weak_library(
-        u,
-        t,
-        x,
+    common: dict[str, Any] = dict(
         operator=cast(OperatorKind, str(lib.operator)),
         power_mode=cast(PowerMode, str(lib.power_mode)),
         period=period,
@@ -147,6 +160,10 @@ def build_source(cfg: DictConfig, u: np.ndarray, t: np.ndarray, x: np.ndarray) -
         test_counts=counts,
         budget=cast(Budget, str(cfg.search.test_budget)),
     )
+    features = method_features(cfg)
+    if features.temporal_target == "exact":
+        return exact_time_weak_library(u, t, x, **common, **features.library_options())
+    return weak_library(u, t, x, **common)
 
 
 def build_source_2d(cfg: DictConfig, u: np.ndarray, field: Any) -> Any:
@@ -199,6 +216,18 @@ def grid_stridge_from_config(
     return grid_stridge(lib, dcfg, settings)
 
 
+def yu_from_config(
+    cfg: DictConfig, u: np.ndarray, t: np.ndarray, x: np.ndarray, seed: int, progress: Any = None
+) -> DiscoveryResult:
+    """Yu et al. (spec §8.4) for one seed: ``method=yu_spline`` (quintic spline) or
+    ``method=yu_neural`` (coordinate network; needs the ``[neural]`` extra)."""
+    settings = yu_settings_from_method(cfg.method)
+    if cfg.method.library == "yu_neural":
+        neural = neural_settings_from_method(cfg.method)
+        return yu_neural(u, t, x, seed, settings, neural, progress)
+    return yu_spline(u, t, x, seed, settings, progress)
+
+
 def discover_seed(cfg: DictConfig, seed: int, progress: Any = None) -> DiscoveryResult:
     """Data → noise → library → discovery for one seed (1-D, or 2-D directional).
 
@@ -213,6 +242,8 @@ def discover_seed(cfg: DictConfig, seed: int, progress: Any = None) -> Discovery
         return discover_2d(build_source_2d(cfg, u, field), dcfg, progress)
     if cfg.method.library == "grid_stridge":
         return grid_stridge_from_config(cfg, u, field.t, field.x, seed)
+    if cfg.method.library in ("yu_spline", "yu_neural"):
+        return yu_from_config(cfg, u, field.t, field.x, seed, progress)
     return discover(build_source(cfg, u, field.t, field.x), dcfg, progress)
 
 

@@ -129,6 +129,10 @@ def validate_run(cfg: DictConfig) -> None:
     require_noise(cfg.noise)
     two_d = cfg.benchmark.grid.get("ny") is not None
     validate_library(cfg.benchmark.library, cfg.search, "[0]" if two_d else "[0,1,2]")
+    if cfg.method.library == "yu_neural":  # one line before any work, not a crashed seed
+        from weakpareto.baselines.yu_neural import require_torch
+
+        require_torch()
     if two_d and cfg.method.library != "weak":
         raise UserInputError(
             f"method={cfg.method.name} has no 2-D implementation; run 2-D benchmarks with "

@@ -35,7 +35,7 @@ import numpy as np
 from omegaconf import DictConfig, OmegaConf
 from tqdm import tqdm
 
-from weakpareto.campaign import claims
+from weakpareto.campaign import claims, dataset
 from weakpareto.campaign import store as res
 from weakpareto.campaign.compute import NUMERICAL_FAILURES, check_result, failure_reason
 
@@ -69,6 +69,8 @@ SUMMARY_KEYS = (
     "e_xi_2",
 )
 SeedState = Literal["computed", "cached", "elsewhere"]
+#: Where a seed writes: per-seed files (``store``) or the partitioned dataset (``dataset``).
+Layout = Literal["files", "dataset"]
 
 
 @dataclass(frozen=True)
@@ -136,17 +138,30 @@ def _summary(row: dict[str, Any]) -> dict[str, Any]:
     return {k: row.get(k) for k in SUMMARY_KEYS}
 
 
-def _finished(path: Any, notes: list[str]) -> dict[str, Any] | None:
-    """The stored row of a successfully finished seed, else None (missing, failed, unreadable:
-    computed again; an unreadable file is reported once in ``notes``)."""
+def _stored_rows(results_dir: str, key: RunKey, notes: list[str]) -> list[dict[str, Any]]:
+    """Rows of ``key`` in both layouts (an unreadable per-seed file is noted once and
+    ignored: the seed is computed again)."""
+    path = res.run_path(results_dir, key)
+    rows = list(dataset.seed_rows(results_dir, key))
     try:
         row = res.read_run_row(path)
     except res.UnreadableResult as err:
         note = f"unreadable result {path} ({err}); computing the seed again"
         if note not in notes:
             notes.append(note)
+        row = None
+    return rows + ([row] if row is not None else [])
+
+
+def _finished(results_dir: str, key: RunKey, notes: list[str]) -> dict[str, Any] | None:
+    """The stored row of a successfully finished seed, else None (missing, failed, unreadable:
+    computed again). Of several rows (both layouts, or a compacted and a new file) the latest
+    counts, as for every reader."""
+    rows = _stored_rows(results_dir, key, notes)
+    if not rows:
         return None
-    return row if row is not None and row.get("status") == "ok" else None
+    last = max(rows, key=lambda r: str(r.get("created_utc") or ""))
+    return last if last.get("status") == "ok" else None
 
 
 def _where(cfg: DictConfig) -> str:
@@ -195,7 +210,11 @@ def compute_seed(
 def _other_code(results_dir: str, key: RunKey) -> str:
     """The code of the latest finished result of the same config and seed made by other code
     (``""`` when there is none): that result is stale, the seed is computed again."""
-    rows = []
+    rows = [
+        r
+        for r in dataset.seed_rows(results_dir, key, any_code=True)
+        if r.get("status") == "ok" and (r.get("code_hash") or "") != key.code_hash
+    ]
     for path in res.other_code_paths(results_dir, key):
         try:
             row = res.read_run_row(path)
@@ -217,9 +236,14 @@ def run_seed(
     results_dir: str,
     progress: Any = None,
     code: CodeIdentity | None = None,
+    layout: Layout = "files",
 ) -> SeedOutcome:
     """Run (or resume) one seed and write its Parquet files; a numerical failure is a failed row,
     a programming error raises :class:`SeedCrashed`.
+
+    ``layout``: ``"files"`` writes the per-seed files of :mod:`weakpareto.campaign.store`,
+    ``"dataset"`` the partitioned dataset (:mod:`weakpareto.campaign.dataset`); a finished seed
+    is found in either.
 
     A successfully finished seed of the same config *and code* is served as cached (unless
     ``overwrite``); a result of other code is not (``replaced`` names it); a seed another process
@@ -229,21 +253,26 @@ def run_seed(
     cfg = OmegaConf.create(cfg_container)
     key = run_key(cfg, seed, code)
     path = res.run_path(results_dir, key)
+    if layout == "dataset":  # the claim lives beside the seed's files
+        path = dataset.partition_dir(results_dir, dataset.RUNS, key) / f"{key.stem()}.parquet"
     notes: list[str] = []
-    done = None if overwrite else _finished(path, notes)
+    done = None if overwrite else _finished(results_dir, key, notes)
     if done is not None:
         return SeedOutcome(seed, _summary(done), "cached", tuple(notes))
     with claims.claimed(path) as claim:
         if isinstance(claim, claims.Holder):
             return SeedOutcome(seed, {}, "elsewhere", tuple(notes), claim.describe())
         # another process may have finished it between the check and the claim
-        done = None if overwrite else _finished(path, notes)
+        done = None if overwrite else _finished(results_dir, key, notes)
         if done is not None:
             return SeedOutcome(seed, _summary(done), "cached", tuple(notes))
         replaced = "" if overwrite else _other_code(results_dir, key)
         row, fronts = compute_seed(cfg, key, progress, code)
         with claims.deferred_signals():  # both files or none: Ctrl-C waits for the write
-            res.write_front_and_run(path, row, fronts)
+            if layout == "dataset":
+                dataset.write_seed(results_dir, key, row, fronts)
+            else:
+                res.write_front_and_run(path, row, fronts)
     return SeedOutcome(seed, _summary(row), "computed", tuple(notes), replaced=replaced)
 
 

@@ -29,6 +29,7 @@ from typing import Any, get_args
 from omegaconf import DictConfig, OmegaConf
 
 from weakpareto.errors import UserInputError
+from weakpareto.library.noise import NoiseModel
 from weakpareto.library.weak import PowerMode, SpatialTests
 from weakpareto.method.discovery import max_seed_offset as search_seed_offset
 from weakpareto.method.search import power_patterns
@@ -118,6 +119,9 @@ RANGES: dict[str, Number] = {
     "method.stridge_ridge": NON_NEGATIVE,
     "method.stridge_iterations": POSITIVE_INT,
     "method.max_terms": Number(INT, 1, nullable=True),
+    "method.bump_power": Number(INT, 3, 12),
+    "method.initial_points": Number(INT, 3),
+    "method.min_positive_order": Number(FLOAT, 0.0, nullable=True),
     "benchmark.library.c_max": Number(INT, 1, 8),
     "benchmark.grid.nt": Number(INT, 4),
     "benchmark.grid.nx": Number(INT, 4),
@@ -134,7 +138,12 @@ ENUMS: dict[str, tuple[str, ...]] = {
     "selection.rule": get_args(SelectionRule),
     "selection.stability": get_args(StabilityRule),
     "selection.elbow_points": get_args(ElbowPoints),
-    "method.library": ("weak", "pointwise", "grid_stridge"),
+    "method.library": ("weak", "pointwise", "grid_stridge", "yu_spline", "yu_neural"),
+    "method.temporal_target": ("l1", "exact"),
+    "method.initial": ("sample", "fit"),
+    "method.test_widths": ("paper", "corner"),
+    "method.integer_test": ("bound", "always"),
+    "method.noise_model": get_args(NoiseModel),
     "benchmark.library.operator": get_args(OperatorKind),
     "benchmark.library.power_mode": get_args(PowerMode),
     "benchmark.library.spatial_tests": get_args(SpatialTests),

@@ -16,6 +16,10 @@ the same directory is renamed over the target with ``os.replace``, so a reader n
 half-written file and an interrupted write leaves no target. The run file is written after the
 front file and marks the run as done (resume). Readers deduplicate on the key columns, keeping
 the row with the latest ``created_utc``; a column missing from an older file reads as null.
+
+Chunked cluster sweeps write the partitioned dataset of :mod:`weakpareto.campaign.dataset`
+(``<results_dir>/dataset/``) instead; :func:`load_runs` and :func:`load_fronts` read both
+layouts as one. The schemas and :class:`RunKey` live in :mod:`weakpareto.campaign.columns`.
 """
 
 from __future__ import annotations
@@ -28,8 +32,6 @@ import sys
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -39,146 +41,21 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from weakpareto._version import __version__
+from weakpareto.campaign import dataset
+from weakpareto.campaign.columns import FRONT_SCHEMA as FRONT_SCHEMA
+from weakpareto.campaign.columns import FRONT_SUFFIX as FRONT_SUFFIX
+from weakpareto.campaign.columns import NULLABLE_INT_COLUMNS as NULLABLE_INT_COLUMNS
+from weakpareto.campaign.columns import RUN_KEY as RUN_KEY
+from weakpareto.campaign.columns import RUNS_SCHEMA as RUNS_SCHEMA
+from weakpareto.campaign.columns import SCHEMA_METADATA as SCHEMA_METADATA
+from weakpareto.campaign.columns import SCHEMA_VERSION as SCHEMA_VERSION
+from weakpareto.campaign.columns import RunKey as RunKey
+from weakpareto.campaign.columns import conform
+from weakpareto.campaign.columns import to_table as to_table
+from weakpareto.campaign.columns import utc_now as utc_now
 from weakpareto.evaluation.metrics import Metrics, score
 from weakpareto.io import atomic_path
 from weakpareto.records import DiscoveryResult, Equation
-
-SCHEMA_VERSION = "2"  # 2: code_hash (key) and git_commit columns
-SCHEMA_METADATA = {"weakpareto.schema_version": SCHEMA_VERSION}
-FRONT_SUFFIX = ".front.parquet"
-
-#: Columns identifying one run (one row of the runs table).
-RUN_KEY = (
-    "benchmark",
-    "noise_law",
-    "noise",
-    "seed",
-    "method",
-    "variant",
-    "config_hash",
-    "code_hash",
-)
-
-_KEY_FIELDS = [
-    pa.field("benchmark", pa.string(), nullable=False),
-    pa.field("noise_law", pa.string(), nullable=False),
-    pa.field("noise", pa.float64(), nullable=False),  # a fraction: 0.1 = 10 %
-    pa.field("seed", pa.int64(), nullable=False),
-    pa.field("method", pa.string(), nullable=False),
-    pa.field("variant", pa.string(), nullable=False),
-    pa.field("config_hash", pa.string(), nullable=False),
-    pa.field("code_hash", pa.string()),  # null in rows written before code hashes
-]
-
-RUNS_SCHEMA = pa.schema(
-    [
-        *_KEY_FIELDS[:1],
-        pa.field("label", pa.string()),
-        *_KEY_FIELDS[1:6],
-        pa.field("experiment", pa.string()),
-        *_KEY_FIELDS[6:],
-        pa.field("status", pa.string(), nullable=False),  # "ok" | "failed"
-        pa.field("error", pa.string()),
-        pa.field("runtime_s", pa.float64()),
-        pa.field("mode", pa.string()),  # "sub" | "int" | "sup"; "" when failed
-        pa.field("alpha", pa.float64()),
-        pa.field("operator", pa.string()),  # "directional" | "riesz" | "gl_left"
-        pa.field("n_terms", pa.int64()),
-        pa.field("powers", pa.list_(pa.int64())),
-        pa.field("orders", pa.list_(pa.float64())),
-        pa.field("coefs", pa.list_(pa.float64())),
-        pa.field("equation", pa.string()),
-        pa.field("equation_latex", pa.string()),
-        pa.field("truth_equation", pa.string()),
-        pa.field("selected_size", pa.int64()),  # null when failed
-        pa.field("fit_error", pa.float64()),
-        pa.field("support_ok", pa.bool_()),
-        pa.field("operator_ok", pa.bool_()),
-        pa.field("branch_ok", pa.bool_()),
-        pa.field("e_alpha", pa.float64()),
-        pa.field("e_beta_max", pa.float64()),
-        pa.field("e_xi_max", pa.float64()),
-        pa.field("e_xi_2", pa.float64()),
-        pa.field("n_rows", pa.int64()),  # null when unknown
-        pa.field("n_evals", pa.int64()),  # null when unknown
-        pa.field("timings_json", pa.string()),
-        pa.field("config_json", pa.string()),
-        pa.field("created_utc", pa.string()),  # ISO 8601, UTC
-        pa.field("weakpareto_version", pa.string()),
-        # per-term spatial direction ("x" | "y") of multi-dimensional models; [] in 1-D
-        pa.field("directions", pa.list_(pa.string())),
-        # HEAD of the checkout that ran it (+dirty), informational; "" when unknown
-        pa.field("git_commit", pa.string()),
-    ],
-    metadata=SCHEMA_METADATA,
-)
-
-FRONT_SCHEMA = pa.schema(
-    [
-        *_KEY_FIELDS,
-        pa.field("size", pa.int64(), nullable=False),
-        pa.field("train_error", pa.float64()),
-        pa.field("val_error", pa.float64()),
-        pa.field("objective", pa.float64()),
-        pa.field("aic", pa.float64()),
-        pa.field("bic", pa.float64()),
-        pa.field("on_front", pa.bool_()),
-        pa.field("selected", pa.bool_()),
-        pa.field("equation", pa.string()),
-        pa.field("created_utc", pa.string()),
-    ],
-    metadata=SCHEMA_METADATA,
-)
-
-#: Integer columns that may be missing; read back as pandas nullable ``Int64``.
-NULLABLE_INT_COLUMNS = ("selected_size", "n_rows", "n_evals")
-
-
-def utc_now() -> str:
-    return datetime.now(UTC).isoformat(timespec="microseconds")
-
-
-# -- rows ----------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class RunKey:
-    """What identifies one stored run: the cell (benchmark, method, variant, noise law and level),
-    the seed, the hash of the composed config and the hash of the code that computes it
-    (:mod:`weakpareto.campaign.provenance`; ``""`` = unknown, as in rows written before code
-    hashes). The one signature of every path and row."""
-
-    benchmark: str
-    method: str
-    variant: str
-    noise_law: str
-    noise: float
-    seed: int
-    config_hash: str
-    code_hash: str = ""
-
-    def as_dict(self) -> dict[str, Any]:
-        """The key columns of a run or front row (schema column order)."""
-        return {
-            "benchmark": str(self.benchmark),
-            "noise_law": str(self.noise_law),
-            "noise": float(self.noise),
-            "seed": int(self.seed),
-            "method": str(self.method),
-            "variant": str(self.variant),
-            "config_hash": str(self.config_hash),
-            "code_hash": str(self.code_hash) or None,
-        }
-
-    def config_stem(self) -> str:
-        """``<method>__<variant>__<noise_law>__<noise:g>__seed<seed>__<cfg8>`` (any code)."""
-        return (
-            f"{self.method}__{self.variant}__{self.noise_law}__{float(self.noise):g}"
-            f"__seed{int(self.seed)}__{self.config_hash[:8]}"
-        )
-
-    def stem(self) -> str:
-        """:meth:`config_stem` plus ``__<code8>`` (nothing when the code hash is unknown)."""
-        code = f"__{self.code_hash[:8]}" if self.code_hash else ""
-        return self.config_stem() + code
 
 
 def _opt_int(v: Any) -> int | None:
@@ -365,18 +242,6 @@ def read_run_row(path: str | os.PathLike) -> dict[str, Any] | None:
 
 
 # -- writing -------------------------------------------------------------------------------------
-def to_table(df: pd.DataFrame, schema: pa.Schema) -> pa.Table:
-    """Convert with the explicit schema (column order and types) and keep its metadata."""
-    extra = [c for c in df.columns if c not in schema.names]
-    if extra:
-        raise ValueError(f"columns not in the schema: {extra}")
-    df = df.reindex(columns=schema.names)
-    table = pa.Table.from_pandas(df, schema=schema, preserve_index=False)
-    meta = dict(table.schema.metadata or {})  # pandas metadata + the schema version
-    meta.update(schema.metadata or {})
-    return table.replace_schema_metadata(meta)
-
-
 def write_table_atomic(df: pd.DataFrame, schema: pa.Schema, path: str | os.PathLike) -> Path:
     """Write ``df`` as Parquet with ``schema`` to ``path`` atomically (temp file, os.replace)."""
     table = to_table(df, schema)
@@ -397,22 +262,11 @@ def write_front_and_run(
 
 
 # -- reading -------------------------------------------------------------------------------------
-def _conform(table: pa.Table, schema: pa.Schema) -> pa.Table:
-    """Select/cast to ``schema``; columns absent from an (older) file become nulls."""
-    cols = []
-    for f in schema:
-        if f.name in table.column_names:
-            cols.append(table.column(f.name).cast(f.type))
-        else:
-            cols.append(pa.nulls(table.num_rows, type=f.type))
-    return pa.Table.from_arrays(cols, schema=schema)
-
-
 def _empty(schema: pa.Schema) -> pd.DataFrame:
-    return _to_pandas(schema.empty_table())
+    return to_pandas(schema.empty_table())
 
 
-def _to_pandas(table: pa.Table) -> pd.DataFrame:
+def to_pandas(table: pa.Table) -> pd.DataFrame:
     df = table.to_pandas()
     for c in NULLABLE_INT_COLUMNS:
         if c in df.columns:
@@ -420,39 +274,49 @@ def _to_pandas(table: pa.Table) -> pd.DataFrame:
     return df
 
 
-def _load(
-    results_dir: str | os.PathLike, schema: pa.Schema, fronts: bool, key: Sequence[str]
-) -> pd.DataFrame:
-    root = Path(results_dir)
-    if not root.is_dir():
-        return _empty(schema)
+def _legacy_tables(root: Path, schema: pa.Schema, fronts: bool) -> list[pa.Table]:
+    """The per-seed files of the layout above (the dataset tree excluded)."""
     files = sorted(
         p
         for p in root.rglob("*.parquet")
-        if p.name.endswith(FRONT_SUFFIX) == fronts and not p.name.startswith(".")
+        if p.name.endswith(FRONT_SUFFIX) == fronts
+        and not p.name.startswith(".")
+        and p.relative_to(root).parts[0] != dataset.DATASET_DIR
     )
     tables = []
     for f in files:
         try:
-            tables.append(_conform(pq.read_table(f), schema))
+            tables.append(conform(pq.read_table(f), schema))
         except (OSError, pa.ArrowException) as err:  # unreadable file: report and go on
             print(f"weakpareto.campaign.store: skipping unreadable {f}: {err}", file=sys.stderr)
+    return tables
+
+
+def _load(results_dir: str | os.PathLike, kind: str) -> pd.DataFrame:
+    """Rows of both layouts (per-seed files and the dataset), the latest per key, sorted."""
+    schema = dataset.schema_of(kind)
+    key = list(RUN_KEY) + ([] if kind == dataset.RUNS else ["size"])
+    root = Path(results_dir)
+    if not root.is_dir():
+        return _empty(schema)
+    tables = _legacy_tables(root, schema, fronts=kind == dataset.FRONTS)
+    stored = dataset.read_tree(root, kind)
+    if stored.num_rows:
+        tables.append(stored)
     if not tables:
         return _empty(schema)
-    df = _to_pandas(pa.concat_tables(tables))
-    df = df.sort_values("created_utc", kind="stable", na_position="first")
-    df = df.drop_duplicates(subset=list(key), keep="last")
-    return df.sort_values(list(key), kind="stable").reset_index(drop=True)
+    df = dataset.latest(to_pandas(pa.concat_tables(tables)), kind)
+    return df.sort_values(key, kind="stable").reset_index(drop=True)
 
 
 def load_runs(results_dir: str | os.PathLike) -> pd.DataFrame:
     """All run rows under ``results_dir``, one per :data:`RUN_KEY` (latest ``created_utc``)."""
-    return _load(results_dir, RUNS_SCHEMA, fronts=False, key=RUN_KEY)
+    return _load(results_dir, dataset.RUNS)
 
 
 def load_fronts(results_dir: str | os.PathLike) -> pd.DataFrame:
     """All front rows, one per (:data:`RUN_KEY`, size) (latest ``created_utc``)."""
-    return _load(results_dir, FRONT_SCHEMA, fronts=True, key=(*RUN_KEY, "size"))
+    return _load(results_dir, dataset.FRONTS)
 
 
 # -- selecting table cells ------------------------------------------------------------------

@@ -170,6 +170,27 @@ class GramTables:
         full = RowGram(tr.gram + va.gram, tr.sums + va.sums, tr.n + va.n)
         return cls(tr, va, full)
 
+    @classmethod
+    def build_from_vectors(cls, vectors: Array, train_rows: Array, val_rows: Array) -> GramTables:
+        """Tables of explicit vectors ``(M, K)`` (e.g. one exact system ``[y, x_1..x_c]``)."""
+        tr = RowGram.of(vectors[:, train_rows])
+        va = RowGram.of(vectors[:, val_rows])
+        return cls(tr, va, RowGram(tr.gram + va.gram, tr.sums + va.sums, tr.n + va.n))
+
+    def minus(self, c_train: Array, c_val: Array) -> GramTables:
+        """Tables with covariance matrices subtracted from the training/validation Grams."""
+        tr = RowGram(self.train.gram - c_train, self.train.sums, self.train.n)
+        va = RowGram(self.val.gram - c_val, self.val.sums, self.val.n)
+        return GramTables(tr, va, RowGram(tr.gram + va.gram, tr.sums + va.sums, tr.n + va.n))
+
+    def full_fit(self, ridge: float) -> tuple[Array, float]:
+        """Fit of slot 0 on slots 1.. over all rows and ``sqrt(RSS / y^T y)`` (tables of one
+        explicit system, :meth:`build_from_vectors`)."""
+        g = self.full.gram[None]
+        coef = ridge_from_gram(g, ridge)
+        rss = float(_rss(g, coef)[0])
+        return coef[0], float(np.sqrt(rss) / (np.sqrt(max(g[0, 0, 0], 0.0)) + EPS_REL))
+
     def evaluate(self, idx: Array, w: Array, ridge: float) -> Evaluation:
         """Fit and score N candidates given stencils ``(N, c+1, 2)``: slot 0 is the target."""
         g_tr, s_tr = _blend_gram(self.train, idx, w)

@@ -144,6 +144,27 @@ class WeakLibrary:
         rows = self.temporal_tests @ fields @ self.spatial_tests.T
         return self.quadrature * rows.reshape(fields.shape[:-2] + (-1,))
 
+    def target_weights(self, alphas: Array, mode: Mode) -> Array:
+        """Temporal weights ``(G, K_t, nt)`` with ``targets = dt dx W u S^T`` (the noise
+        covariance of the target, :mod:`weakpareto.library.noise`)."""
+        alphas = np.atleast_1d(np.asarray(alphas, dtype=float))
+        mats = temporal_matrices(self.u.shape[0], self.dt, alphas, mode, self.temporal_scheme)
+        weights = self.temporal_tests @ mats
+        if self.temporal_scheme == "gl_caputo":  # the field is u - u0 [- t (u1 - u0)/dt]
+            nt = self.u.shape[0]
+            c0 = np.zeros(nt)
+            c0[0] = 1.0
+            weights = weights - weights.sum(axis=-1, keepdims=True) * c0
+            if mode == "sup":
+                c1 = np.zeros(nt)
+                c1[:2] = np.array([-1.0, 1.0]) / self.dt
+                weights = weights - (weights @ (self.dt * np.arange(nt)))[..., None] * c1
+        return weights
+
+    def initial_samples(self, mode: Mode) -> int:
+        """Leading time samples that define the target's initial values (u(0): the first)."""
+        return 2 if (mode == "sup" and self.temporal_scheme == "gl_caputo") else 1
+
     # -- exact features --------------------------------------------------------------------
     def targets(self, alphas: Array, mode: Mode) -> Array:
         """Exact weak targets ``b(mode, alpha)`` for each alpha: ``(G, K)`` (paper Eq. 9)."""

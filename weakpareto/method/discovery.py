@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
+from typing import cast
 
 import numpy as np
 from scipy.optimize import minimize
@@ -16,12 +18,14 @@ from scipy.optimize import minimize
 from weakpareto._typing import Array
 from weakpareto.library.gram import (
     EPS_REL,
+    Evaluation,
     FeatureSource,
     GramTables,
     OrderBanks,
     build_banks,
     evaluate_direct,
 )
+from weakpareto.method.noise_correction import NoiseCorrection
 from weakpareto.method.search import (
     Candidate,
     PatternObjective,
@@ -94,15 +98,64 @@ class Discovery:
         self.timings: dict[str, float] = {}
         t0 = time.perf_counter()
         self.branches = temporal_branches(cfg.alpha_range, cfg.n_alpha_nodes, cfg.eps_alpha)
-        self.beta_nodes = beta_nodes(cfg.beta_range, cfg.n_beta_nodes)
+        self.beta_nodes = beta_nodes(cfg.beta_range, cfg.n_beta_nodes, cfg.min_positive_order)
         self.banks: OrderBanks = build_banks(source, self.branches, self.beta_nodes, cfg.powers)
         self.train_rows, self.val_rows = train_val_split(
             self.banks.n_rows, cfg.search.val_fraction, cfg.seed
         )
         self.tables = GramTables.build(self.banks, self.train_rows, self.val_rows)
+        self.noise: NoiseCorrection | None = None
+        if cfg.noise_model != "none":
+            rows = (self.train_rows, self.val_rows)
+            self.noise, self.tables = NoiseCorrection.build(
+                source, self.banks, self.beta_nodes, rows, cfg.noise_model, self.tables
+            )
+            # A term must explain more than the noise can: the selection's error floor is at
+            # least the noise share of the target (relative squared error scale).
+            floor = max(cfg.selection.gain_floor, self.noise.noise_share)
+            self.cfg = cfg = replace(cfg, selection=replace(cfg.selection, gain_floor=floor))
+            kept = self.noise.kept_branches(self.branches)
+            self.timings["branches_dropped_for_noise"] = float(len(self.branches) - len(kept))
+            self.branches = kept
         self.timings["banks"] = time.perf_counter() - t0
         self.n_evals = 0
         self._refined: dict[Candidate, tuple[Equation, float]] = {}
+
+    # -- exact systems (noise-aware scoring: method/noise_correction.py) ----------------------
+    def _system_tables(
+        self, mode: Mode, alpha: float, powers: tuple[int, ...], betas: Array
+    ) -> GramTables:
+        """Noise-corrected Gram tables of the exact system at the given orders."""
+        assert self.noise is not None
+        y, x = exact_system(self.source, mode, alpha, powers, betas)
+        vectors = np.vstack([y[None], x.T])
+        tables = GramTables.build_from_vectors(vectors, self.train_rows, self.val_rows)
+        return self.noise.system_tables(tables, mode, alpha, powers, betas)
+
+    def exact_fit(
+        self, mode: Mode, alpha: float, powers: tuple[int, ...], betas: Array, ridge: float
+    ) -> tuple[Array, float]:
+        """Coefficients and all-row relative residual at exact orders (paper Eq. 22, E_fit);
+        with a noise model both come from the noise-corrected Gram matrix."""
+        if self.noise is None:
+            y, x = exact_system(self.source, mode, alpha, powers, betas)
+            coef = fit_rows(y, x, ridge)
+            return coef, relative_residual(y, x, coef)
+        return self._system_tables(mode, alpha, powers, betas).full_fit(ridge)
+
+    def exact_evaluation(
+        self, mode: Mode, alpha: float, powers: tuple[int, ...], betas: Array, ridge: float
+    ) -> Evaluation:
+        """Train/validation errors at exact orders (paper Eq. 21 on the search's row split)."""
+        if self.noise is None:
+            y, x = exact_system(self.source, mode, alpha, powers, betas)
+            return evaluate_direct(y, x, self.train_rows, self.val_rows, ridge)
+        tables = self._system_tables(mode, alpha, powers, betas)
+        c = len(powers) + 1
+        idx = np.broadcast_to(np.arange(c)[:, None], (1, c, 2)).copy()
+        w = np.zeros((1, c, 2))
+        w[..., 0] = 1.0  # each slot is one explicit vector (no blending)
+        return tables.evaluate(cast(Array, idx), w, ridge)
 
     # -- search ----------------------------------------------------------------------------
     def objective(self, mode: Mode, powers: tuple[int, ...]) -> PatternObjective:
@@ -224,8 +277,7 @@ class Discovery:
 
         def residual(v: Array) -> float:
             alpha, b = unpack(v)
-            y, x = exact_system(self.source, cand.mode, alpha, cand.powers, b)
-            return relative_residual(y, x, fit_rows(y, x, ridge))
+            return self.exact_fit(cand.mode, alpha, cand.powers, b, ridge)[1]
 
         v0 = np.array(([cand.alpha] if fractional else []) + list(betas[free]))
         if v0.size == 0:
@@ -249,9 +301,7 @@ class Discovery:
         """Exact-order refit on all rows (paper Eq. 22) and E_fit; or keep the search fit."""
         op = self.cfg.operator
         if self.cfg.refine.refit:
-            y, x = exact_system(self.source, cand.mode, alpha, cand.powers, betas)
-            coef = fit_rows(y, x, self.refit_ridge)
-            fit = relative_residual(y, x, coef)
+            coef, fit = self.exact_fit(cand.mode, alpha, cand.powers, betas, self.refit_ridge)
         else:
             # Strong-Pareto convention (spec §6.10): training-row coefficients on interpolated
             # features, E_fit recomputed on all rows.
@@ -266,7 +316,10 @@ class Discovery:
         """The same support in the exact integer branch when a polished fractional ``alpha`` ends
         on the branch bound next to 1 (ours; the paper keeps the branch of the search)."""
         eps = self.cfg.eps_alpha
-        if cand.mode == "int" or abs(alpha - 1.0) > eps * (1.0 + 1e-6):
+        if cand.mode == "int":
+            return None
+        near_bound = abs(alpha - 1.0) <= eps * (1.0 + 1e-6)
+        if not near_bound and self.cfg.refine.integer_test != "always":
             return None
         if not any(b.is_integer for b in self.branches):
             return None
@@ -290,8 +343,7 @@ class Discovery:
         delta = self.trust_radius()
 
         def score(c: Candidate, a: float, b: Array) -> float:
-            y, x = exact_system(self.source, c.mode, a, c.powers, b)
-            e = relative_residual(y, x, fit_rows(y, x, self.refit_ridge))
+            e = self.exact_fit(c.mode, a, c.powers, b, self.refit_ridge)[1]
             return float(np.log10(e**2 + sel.gain_floor))
 
         def without(c: Candidate, a: float, b: Array, j: int) -> tuple[Candidate, float, Array]:
@@ -349,8 +401,7 @@ class Discovery:
             final_int, fit_int = self.refit(alt, a_int, b_int)
             if np.log10(fit_int + EPS_REL) - np.log10(fit + EPS_REL) <= self.cfg.selection.margin:
                 pruned, alpha, betas, final, fit = alt, a_int, b_int, final_int, fit_int
-        y, x = exact_system(self.source, pruned.mode, alpha, pruned.powers, betas)
-        ev = evaluate_direct(y, x, self.train_rows, self.val_rows, self.refit_ridge)
+        ev = self.exact_evaluation(pruned.mode, alpha, pruned.powers, betas, self.refit_ridge)
         betas_t = tuple(float(b) for b in betas)
         refined = Candidate.from_evaluation(pruned.mode, float(alpha), pruned.powers, betas_t, ev)
         self._refined[refined] = (final, fit)

@@ -14,10 +14,12 @@ import dataclasses
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from omegaconf import DictConfig, OmegaConf
 
+from weakpareto.library.noise import NoiseModel
+from weakpareto.library.weak_exact import InitialEstimate, TestWidths
 from weakpareto.records import OperatorKind
 
 CONFIG_PACKAGE = "weakpareto.conf"
@@ -116,6 +118,10 @@ class SelectionSettings:
     refine_front: bool = _d("selection", "refine_front")
 
 
+IntegerTest = Literal["bound", "always"]
+TemporalTarget = Literal["l1", "exact"]
+
+
 @dataclass(frozen=True)
 class RefineSettings:
     """Exact-order polishing and refit (paper Sec. 4.5; ``conf/method/weak_pareto.yaml``)."""
@@ -128,6 +134,10 @@ class RefineSettings:
     trust_min: float = _d("method", "trust_min")  # delta = max(3 * median spacing, trust_min)
     # ridge of the final refit: None = the search's (paper Eq. 22); 0 = least squares
     ridge: float | None = _d("method", "refit_ridge")
+    #: When the refined model is compared with the same support in the integer branch (ours):
+    #: "bound" only when the polished fractional order ends on the bound next to 1 (robust
+    #: method); "always" for every fractional model, so an order near 1 must earn its parameter.
+    integer_test: IntegerTest = "bound"
 
 
 @dataclass(frozen=True)
@@ -146,6 +156,12 @@ class DiscoveryConfig:
     n_alpha_nodes: int = DEFAULT_N_ALPHA_NODES
     n_beta_nodes: int = DEFAULT_N_BETA_NODES
     eps_alpha: float = DEFAULT_EPS_ALPHA
+    #: Smallest positive spatial order searched when the range includes the identity (beta = 0):
+    #: proposals below it snap to the identity (ours, issue 13; None = the paper's uniform grid).
+    min_positive_order: float | None = None
+    #: Errors-in-variables correction of the Gram tables and exact fits (ours, issue 13):
+    #: "none" is the paper; otherwise the noise law to assume ("auto" picks it from the data).
+    noise_model: NoiseModel = "none"
     seed: int = 0
     search: SearchSettings = field(default_factory=SearchSettings)
     selection: SelectionSettings = field(default_factory=SelectionSettings)
@@ -158,6 +174,43 @@ def _fields(cls: type, values: dict[str, Any], rename: dict[str, str] | None = N
     names = {f.name for f in dataclasses.fields(cls)}
     kwargs = {rename.get(k, k): v for k, v in values.items() if rename.get(k, k) in names}
     return cls(**kwargs)
+
+
+@dataclass(frozen=True)
+class FeatureSettings:
+    """How the weak features are built and scored (ours, issue 13; defaults are the paper's).
+
+    ``temporal_target``/``bump_power``/``initial``/``initial_points``/``test_widths`` choose the
+    library (:func:`weakpareto.library.weak_exact.exact_time_weak_library` for ``"exact"``);
+    ``min_positive_order`` and ``noise_model`` go into :class:`DiscoveryConfig`.
+    """
+
+    temporal_target: TemporalTarget = "l1"
+    bump_power: int = 4
+    initial: InitialEstimate = "sample"
+    initial_points: int = 5
+    test_widths: TestWidths = "paper"
+    min_positive_order: float | None = None
+    noise_model: NoiseModel = "none"
+
+    @classmethod
+    def of(cls, method: dict[str, Any]) -> FeatureSettings:
+        """The settings in a method config (``conf/method/*.yaml``); absent keys: the paper's."""
+        return cast(FeatureSettings, _fields(cls, method))
+
+    def library_options(self) -> dict[str, Any]:
+        """Keyword arguments of ``exact_time_weak_library`` (``temporal_target="exact"``)."""
+        return dict(
+            bump_power=self.bump_power,
+            initial=self.initial,
+            initial_points=self.initial_points,
+            widths=self.test_widths,
+        )
+
+
+def named_features(method: str) -> FeatureSettings:
+    """The feature settings of a named ``conf/method`` option."""
+    return FeatureSettings.of(conf_defaults(method=method)["method"])
 
 
 #: config key -> RefineSettings field
@@ -192,6 +245,7 @@ def named_settings(
 USER_METHODS: dict[str, tuple[str, str]] = {
     "weak_pareto": ("weak_pareto", "elbow"),
     "weak_pareto_robust": ("weak_pareto_robust", "gain"),
+    "weak_pareto_exact": ("weak_pareto_exact", "gain"),
 }
 DEFAULT_USER_METHOD = "weak_pareto_robust"
 
@@ -202,3 +256,10 @@ def user_method_settings(name: str) -> tuple[SearchSettings, SelectionSettings, 
         raise ValueError(f"method={name!r} is unknown; use one of {', '.join(USER_METHODS)}")
     method, selection = USER_METHODS[name]
     return named_settings(method, selection)
+
+
+def user_method_features(name: str) -> FeatureSettings:
+    """The feature settings of a user-facing method name (see :data:`USER_METHODS`)."""
+    if name not in USER_METHODS:
+        raise ValueError(f"method={name!r} is unknown; use one of {', '.join(USER_METHODS)}")
+    return named_features(USER_METHODS[name][0])

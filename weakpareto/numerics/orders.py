@@ -75,9 +75,21 @@ def _branch_nodes(uniform: NDArray[np.float64], lo: float, hi: float) -> NDArray
     return nodes
 
 
-def beta_nodes(beta_range: tuple[float, float], n_nodes: int) -> NDArray[np.float64]:
-    """Uniform spatial-order grid ``linspace(beta_min, beta_max, n)`` (spec §5.1)."""
-    return np.linspace(float(beta_range[0]), float(beta_range[1]), n_nodes)
+def beta_nodes(
+    beta_range: tuple[float, float], n_nodes: int, min_positive: float | None = None
+) -> NDArray[np.float64]:
+    """Uniform spatial-order grid ``linspace(beta_min, beta_max, n)`` (spec §5.1).
+
+    ``min_positive`` (ours): when the range starts at the identity (0), the positive nodes are
+    ``linspace(min_positive, beta_max, n - 1)`` instead, so every proposal below
+    ``min_positive`` snaps to the identity and a low-order term cannot stand in for it.
+    """
+    lo, hi = float(beta_range[0]), float(beta_range[1])
+    if min_positive is None or lo != 0.0 or min_positive <= 0.0:
+        return np.linspace(lo, hi, n_nodes)
+    if not min_positive < hi:
+        raise ValueError(f"min_positive_order {min_positive} must lie below beta_max {hi}")
+    return np.concatenate([[0.0], np.linspace(float(min_positive), hi, n_nodes - 1)])
 
 
 def first_positive(nodes: NDArray[np.float64]) -> float:

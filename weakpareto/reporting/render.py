@@ -3,10 +3,12 @@
 :func:`render_all` reads
 
 * ``<results_dir>`` (Parquet runs and fronts, :mod:`weakpareto.campaign.store`): the run-based
-  tables (:func:`build_tables`), fig:robustness, tab:twod, tab:twod-width/-resolution;
+  tables (:func:`build_tables`), fig:robustness, tab:twod, tab:twod-width/-resolution, and
+  fig:pareto and the tau_q rescoring (:mod:`weakpareto.reporting.claims`);
 * ``<results_dir>/../diagnostics``: ``conditioning.csv`` (tab:conditioning), ``forward.csv``
-  (tab:forward), ``burgers_margin.csv`` (tab:burgers, fig:burgers) and
-  ``local_identifiability.csv`` (tab:local-identifiability);
+  (tab:forward), ``burgers_margin.csv`` (tab:burgers, fig:burgers),
+  ``local_identifiability.csv`` (tab:local-identifiability) and ``temporal_profile.csv``
+  (the five-arm temporal profile, tab:temporal-profile);
 * ``<results_dir>/../bench/stages.csv``: tab:runtime;
 
 and writes ``<stem>.tex`` plus ``<stem>_paper_vs_ours.md`` per table and PNG + PDF per figure to
@@ -28,6 +30,11 @@ from pathlib import Path
 import pandas as pd
 
 from weakpareto.campaign.store import load_fronts, load_runs, recording_cells
+from weakpareto.reporting.claims import (
+    claim_tables,
+    pareto_figure_files,
+    write_claim_diagnostics,
+)
 from weakpareto.reporting.failures import Failures, failures_of, run_count, with_failures
 from weakpareto.reporting.figures import burgers_figure, robustness_figure
 from weakpareto.reporting.markdown import Rendered, paper_vs_ours, same_cells
@@ -52,6 +59,7 @@ from weakpareto.reporting.tables.progress import table_progress
 from weakpareto.reporting.tables.robustness import table_robustness
 from weakpareto.reporting.tables.runtime import write_runtime
 from weakpareto.reporting.tables.superunit import table_superunit
+from weakpareto.reporting.tables.yu import table_yu
 
 #: Stems (without suffix) of the figures in ``out_dir``.
 ROBUSTNESS_FIGURE_STEM = "fig_robustness"
@@ -85,6 +93,7 @@ def build_tables(
         ),
         ("tab:ksens", lambda: table_ksens(runs, condition)),
         ("tab:elbow-margin-sensitivity", lambda: table_elbow_margin(runs, fronts)),
+        ("tab:yu", lambda: table_yu(runs)),
     ]
     tables, notes = [], []
     for label, build in builders:
@@ -194,17 +203,21 @@ def render_all(
         conditioning_csv = diagnostics / "conditioning.csv"
     runs = load_runs(results_dir)
     with recording_cells() as every_cell:  # all runs behind the tables, for the summary
-        tables, notes = build_tables(runs, load_fronts(results_dir), conditioning_csv)
+        fronts = load_fronts(results_dir)
+        tables, notes = build_tables(runs, fronts, conditioning_csv)
         failures = {rt.label: rt.failures for rt in tables}
         paths: list[Path] = []
         for rt in tables:
             paths += write_rendered(rt, out_dir)
         paths += _robustness_figure(runs, out_dir, notes)
-        for label, build in twod_tables(runs):  # none without 2-D runs
+        paths += pareto_figure_files(runs, fronts, out_dir, notes)  # fig:pareto
+        # 2-D tables (none without 2-D runs) and the tau_q rescoring (claims.py)
+        for label, build in [*twod_tables(runs), *claim_tables(runs)]:
             written, failures[label] = write_recorded(label, build, out_dir)
             paths += written
     paths += write_forward(out_dir, diagnostics)  # [] without forward.csv
     paths += write_diagnostics(out_dir, diagnostics)  # tab:burgers, S_beta
+    paths += write_claim_diagnostics(out_dir, diagnostics)  # five-arm temporal profile
     paths += write_runtime(out_dir, results / "bench")  # tab:runtime from `wp bench`
     for n in notes:
         print(f"wp report: {n}", file=sys.stderr)

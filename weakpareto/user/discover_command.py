@@ -3,7 +3,9 @@
 ``wp discover data=<file> [operator=directional|riesz] [alpha_range=[lo,hi]]
 [beta_range=[lo,hi]] [powers=[0,1,2]] [period=<L>] [period_y=<L>] [power_mode=auto|raw|positive]
 [seed=<int>] [max_terms=<int>] [u_key=<name>] [t_key=<name>] [x_key=<name>] [y_key=<name>]
-[uncertainty=bootstrap] [n_boot=200] [level=0.9] ... out=<result.json>``
+[uncertainty=bootstrap] [n_boot=200] [level=0.9] [domain=auto|periodic|bounded] ...
+out=<result.json>`` (``domain``: :mod:`weakpareto.user.domain`; the choice and its reason are
+printed as ``info: [domain] ...``).
 
 Inputs (:mod:`weakpareto.user.loading`): ``.npz`` or MATLAB ``.mat`` with arrays ``u``
 (nt x nx), ``t`` (nt), ``x`` (nx) — other variable names via ``u_key=``, ``t_key=``,
@@ -26,6 +28,10 @@ atomically (temporary file + ``os.replace``) as JSON::
      "pareto_front": [{"size": int, "val_error": float, "train_error": float, ...}, ...],
      "warnings": [{"code": str, "level": "warning"|"info", "message": str}, ...], ...}
 
+With ``plot=<front.png|.pdf|.svg>`` the Pareto front is also drawn like the paper's fig:pareto
+(validation error per support size, selected model circled, sizes the search did not reach up
+to ``max_terms`` shaded; :mod:`weakpareto.user.front_plot`).
+
 With ``uncertainty=bootstrap`` (``n_boot=``, ``level=``) the output also prints and stores
 ``"uncertainty": {"alpha_interval", "terms": [{"order_interval", "coef_interval", "inclusion",
 "sensitivity", ...}], "alternatives", ...}`` (:mod:`weakpareto.user.uncertainty`).
@@ -43,6 +49,7 @@ from typing import Any
 from weakpareto.errors import UserInputError
 from weakpareto.io import write_json_atomic
 from weakpareto.user.estimator import WeakPareto
+from weakpareto.user.front_plot import check_plot_path, draw_user_front
 from weakpareto.user.loading import KEY_OPTIONS, LoadedData, load_field
 from weakpareto.user.paths import check_data_path, check_out_path
 from weakpareto.user.validation import CheckedField, CheckedField2D
@@ -58,10 +65,12 @@ STRING_KEYS = (
     "selection",
     "method",
     "uncertainty",
+    "plot",
+    "domain",
     *KEY_OPTIONS,
 )
 #: Keys that describe the data, not the estimator (``*_key=`` name variables of array files).
-DATA_KEYS = ("data", "out", "period", "period_y")
+DATA_KEYS = ("data", "out", "period", "period_y", "plot")
 
 
 def valid_keys() -> list[str]:
@@ -79,7 +88,8 @@ def usage() -> str:
     opts = " ".join(f"[{k}={_show(v)}]" for k, v in defaults.items())
     return (
         "wp discover data=<file.npz|.mat|.csv|.parquet> out=<result.json> [period=<L>] "
-        "[period_y=<L>] [u_key=<name>] [t_key=<name>] [x_key=<name>] [y_key=<name>] " + opts + "\n"
+        "[period_y=<L>] [plot=<front.png>] [u_key=<name>] [t_key=<name>] [x_key=<name>] "
+        "[y_key=<name>] " + opts + "\n"
         "  .npz/.mat: arrays u (nt x nx; nx x nt is transposed), t (nt), x (nx), named by\n"
         "  u_key/t_key/x_key (default u|usol|U|uu, t|tt, x|xx); .csv/.parquet: long form, "
         "columns t, x, u\n"
@@ -174,6 +184,7 @@ def discover_command(args: list[str]) -> None:
     model = WeakPareto().set_params(**params)
     cfg = model.discovery_config()  # validates every parameter
     out = check_out_path(opts.get("out"), ".json")
+    plot = check_plot_path(opts.get("plot"))
     data = check_data_path(opts.get("data"))
     keys = {k[0]: opts.get(k) for k in KEY_OPTIONS}
     loaded = load_data(data, keys)
@@ -208,6 +219,8 @@ def discover_command(args: list[str]) -> None:
     payload["data"] = str(data)
     write_json_atomic(out, payload)
     print(f"wrote {out}")
+    if plot is not None:
+        print(f"wrote {draw_user_front(model, plot)}")
 
 
 def _describe(

@@ -31,26 +31,26 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import json
-import numbers
 from typing import Any, cast
 
 import numpy as np
 
 from weakpareto._version import __version__
 from weakpareto.errors import UserInputError
-from weakpareto.library.weak import PowerMode, SpatialTests, WeakLibrary, weak_library
+from weakpareto.library.weak import PowerMode, WeakLibrary
 from weakpareto.library.weak_2d import WeakLibrary2D, weak_library_2d
-from weakpareto.method.discovery import discover
 from weakpareto.method.discovery_2d import discover_2d
 from weakpareto.method.settings import (
     DEFAULT_C_MAX,
     DEFAULT_USER_METHOD,
     DiscoveryConfig,
+    user_method_features,
     user_method_settings,
 )
 from weakpareto.numerics.operators import SpectralKind
 from weakpareto.records import DiscoveryResult
-from weakpareto.user.limits import check_memory, check_seed_range
+from weakpareto.user.checked_data import check_data
+from weakpareto.user.domain import choose_domain, discover_1d, method_notes
 from weakpareto.user.scaling import Scales
 from weakpareto.user.serialise import (
     as_float,
@@ -63,10 +63,7 @@ from weakpareto.user.uncertainty import Uncertainty, check_uncertainty, uncertai
 from weakpareto.user.validation import (
     CheckedField,
     CheckedField2D,
-    check_field,
-    check_field_2d,
     check_params,
-    check_spatial_dims,
 )
 from weakpareto.user.warnings import FitContext, FitWarning, diagnose, units_warning
 
@@ -129,7 +126,10 @@ class WeakPareto:
         ``immediate`` is the paper's original setting.
     ridge : float, default 1e-3
         Ridge ``lambda`` on column-normalised designs (paper Eqs. 20, 22).
-    method : {"weak_pareto_robust", "weak_pareto"}, default "weak_pareto_robust"
+    method : {"weak_pareto_robust", "weak_pareto_exact", "weak_pareto"}, default
+        "weak_pareto_robust". ``weak_pareto_exact`` (ours, issue 13) is ``weak_pareto_robust``
+        with the Caputo derivative moved exactly onto compactly supported temporal tests and
+        noise-aware (errors-in-variables) scoring (``conf/method/weak_pareto_exact.yaml``).
         ``weak_pareto`` is the paper's method (Algorithm 1: signed-chord elbow on search-stage
         models, refit with the search's ridge). ``weak_pareto_robust`` (ours) keeps its search
         but selects with the per-term gain rule on pruned, polished, exactly refitted models
@@ -139,12 +139,21 @@ class WeakPareto:
         convexly (Kuramoto–Sivashinsky, 2-D), where the elbow keeps a one-term model.
     selection : {None, "elbow", "aic", "bic", "gain"}, default None
         Support-size selector on the Pareto front (paper Sec. 4.3, App. E); None is the
-        method's own (``gain`` for weak_pareto_robust, ``elbow`` for weak_pareto).
+        method's own (``gain`` for weak_pareto_exact/_robust, ``elbow`` for weak_pareto).
     margin : float, default 0.15
         Margin on ``log10 E_val``: the paper's two-point elbow margin (Sec. 4.3), per added
         term for the gain rule.
     polish : bool, default True
         Exact-order Nelder–Mead polishing before the exact refit (paper Sec. 4.5).
+    domain : {"auto", "periodic", "bounded"}, default "auto"
+        ``periodic``: FFT operators on a grid covering one period (the paper). ``bounded``: the
+        data are a window of a larger system (1-D only): compact tests inside the window,
+        integer orders by exact integration by parts, fractional orders as Riemann–Liouville
+        derivatives with the window's edges as terminals (directional: left edge; riesz:
+        symmetric). ``auto``: periodic when the edges pass :func:`weakpareto.user.domain.
+        periodicity` (or ``period=`` is given), bounded otherwise; :meth:`print` says which
+        and why, ``grid_["domain"]``/``["domain_reason"]`` store it, and periodic operators on
+        non-periodic data warn (``non_periodic``; :mod:`weakpareto.user.domain`).
     uncertainty : {None, "bootstrap"}, default None; n_boot : int, 200; level : float, 0.9
         ``bootstrap`` (ours): intervals at ``level`` from ``n_boot`` block resamples of the weak
         equations (alpha, orders and coefficients refit on the support), inclusion frequencies,
@@ -194,6 +203,7 @@ class WeakPareto:
         selection: str | None = None,
         margin: float = _SELECTION.margin,
         polish: bool = _REFINE.polish,
+        domain: str = "auto",
         uncertainty: str | None = None,
         n_boot: int = 200,
         level: float = 0.9,
@@ -215,6 +225,7 @@ class WeakPareto:
         self.selection = selection
         self.margin = margin
         self.polish = polish
+        self.domain = domain
         self.uncertainty = uncertainty
         self.n_boot = n_boot
         self.level = level
@@ -253,7 +264,13 @@ class WeakPareto:
         p = check_params(self.get_params())
         check_uncertainty(self.get_params())
         search, selection, refine = user_method_settings(p["method"])
+        features = user_method_features(p["method"])
+        floor = features.min_positive_order  # only where the range spans the identity and it
+        if floor is not None and not p["beta_range"][0] == 0.0 < floor < p["beta_range"][1]:
+            floor = None
         return DiscoveryConfig(
+            min_positive_order=floor,
+            noise_model=features.noise_model,
             alpha_range=p["alpha_range"],
             beta_range=p["beta_range"],
             powers=p["powers"],
@@ -296,7 +313,8 @@ class WeakPareto:
     ) -> CheckedField | CheckedField2D:
         """Check parameters and data without computing (raises ``UserInputError``)."""
         params = check_params(self.get_params())
-        return _check_data(params, u, t, x, y, period, period_y)
+        self._period_given = period is not None or period_y is not None
+        return check_data(params, u, t, x, y, period, period_y)
 
     def fit(
         self,
@@ -317,7 +335,8 @@ class WeakPareto:
         (endpoint-excluded grid); ``period_y`` the y period, default ``ny * dy``.
         """
         cfg = self.discovery_config()  # validates the parameters
-        field = _check_data(check_params(self.get_params()), u, t, x, y, period, period_y)
+        field = check_data(check_params(self.get_params()), u, t, x, y, period, period_y)
+        self._period_given = period is not None or period_y is not None
         return self._fit_checked(field, cfg)
 
     def _fit_checked(
@@ -330,6 +349,10 @@ class WeakPareto:
         law, so the result does not depend on the units of the data.
         """
         params = check_params(self.get_params())
+        two_d = isinstance(field, CheckedField2D)
+        choice = choose_domain(
+            params["domain"], field.u, getattr(self, "_period_given", False), two_d
+        )
         scales = Scales.of(field)
         unitless = scales.dimensionless(field)
         source: WeakLibrary | WeakLibrary2D
@@ -362,17 +385,15 @@ class WeakPareto:
             }
         else:
             mode = cast(PowerMode, self.resolve_power_mode(self.power_mode, field.u))
-            source = weak_library(
-                unitless.u,
-                unitless.t,
-                unitless.x,
-                operator=cfg.operator,
-                power_mode=mode,
-                period=unitless.period,
-                spatial_tests=cast(SpatialTests, self.test_functions),  # checked by check_params
-                test_counts=params["test_counts"],
+            source, raw = discover_1d(
+                unitless,
+                cfg,
+                choice,
+                mode,
+                self.test_functions,
+                params["test_counts"],
+                user_method_features(params["method"]),
             )
-            raw = discover(source, cfg)
             grid = {
                 "nt": field.shape[0],
                 "nx": field.shape[1],
@@ -383,6 +404,7 @@ class WeakPareto:
                 "test_counts": [int(k) for k in source.shape],
                 "dropped_endpoint": field.dropped_endpoint,
             }
+        grid.update(choice.to_dict())
         res, clipped = scales.result(raw)  # UserInputError if a final coef leaves float64
         grid["scales"] = scales.to_dict()
         ctx = FitContext(
@@ -401,7 +423,7 @@ class WeakPareto:
         found, level, floor = diagnose(ctx)
         if clipped:
             found.insert(0, units_warning(scales.u, scales.t, scales.x))
-        two_d = isinstance(field, CheckedField2D)
+        found = choice.notes() + found + method_notes(str(self.method), two_d, choice.domain)
         unc = uncertainty_of(self.get_params(), source, raw, cfg, scales, two_d)
         found += [] if unc is None else unc.warnings()
         grid["noise_level"] = level
@@ -477,9 +499,11 @@ class WeakPareto:
         return [w.line() for w in self.warnings_]
 
     def print(self) -> None:
-        """Print the Pareto front, the selected equation (after pruning, polish and refit) and
-        the diagnostics (lines starting with ``warning:`` / ``info:``)."""
+        """Print the domain, the Pareto front, the selected equation (after pruning, polish and
+        refit) and the diagnostics (lines starting with ``warning:`` / ``info:``)."""
         self._check_fitted()
+        if "domain" in self.grid_:
+            print(f"domain {self.grid_['domain']} ({self.grid_['domain_reason']})")
         for line in self.front_lines():
             print(line)
         print(f"selected ({self.mode_} branch, E_fit {self.fit_error_:.3e}):")
@@ -550,41 +574,6 @@ class WeakPareto:
     def from_json(cls, text: str) -> WeakPareto:
         """Inverse of :meth:`to_json`."""
         return cls.from_dict(json.loads(text))
-
-
-def _check_data(
-    params: dict[str, Any],
-    u: Any,
-    t: Any,
-    x: Any,
-    y: Any = None,
-    period: Any = None,
-    period_y: Any = None,
-) -> CheckedField | CheckedField2D:
-    """Validate the data (1-D without ``y``, 2-D with it) and the dimension-specific parameters.
-
-    ``params`` is the output of :func:`check_params`.
-    """
-    if y is None:
-        if period_y is not None:
-            raise UserInputError(
-                "period_y= applies to 2-D data only; pass the y grid too, or drop period_y"
-            )
-        field: CheckedField | CheckedField2D = check_field(u, t, x, period)
-        check_spatial_dims(params, 1)
-        check_seed_range(params, 1)
-        check_memory(params, field.shape)
-        return field
-    if isinstance(y, numbers.Number):
-        raise UserInputError(
-            f"y={y!r} is a number, not a grid; pass the x period by keyword, "
-            "fit(u, t, x, period=L), or y as the array of y coordinates"
-        )
-    check_spatial_dims(params, 2)
-    check_seed_range(params, 2)
-    field2 = check_field_2d(u, t, x, y, period, period_y)
-    check_memory(params, field2.shape)
-    return field2
 
 
 def _version() -> str:

@@ -65,6 +65,7 @@ POWER_MODES = ("auto", "raw", "positive")
 TEST_FUNCTIONS = ("gaussian", "fourier")
 SELECTION_RULES = ("elbow", "aic", "bic", "gain")
 UPDATING = ("deferred", "immediate")
+DOMAINS = ("auto", "periodic", "bounded")
 
 
 def one_line(message: object) -> str:
@@ -223,6 +224,7 @@ def check_params(params: Mapping[str, Any]) -> dict[str, Any]:
         if p["selection"] is None
         else check_choice("selection", p["selection"], SELECTION_RULES),
         "margin": check_nonneg_float("margin", p["margin"]),
+        "domain": check_choice("domain", p.get("domain", "auto"), DOMAINS),
     }
     if not isinstance(p["polish"], bool | np.bool_):
         raise UserInputError(f"polish={p['polish']!r} must be true or false")

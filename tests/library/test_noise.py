@@ -1,0 +1,78 @@
+"""Noise estimate and noise covariance of weak features (library/noise.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from weakpareto.library.noise import FeatureCovariance, estimate_noise, row_mask
+from weakpareto.library.weak import weak_library
+from weakpareto.library.weak_exact import exact_time_weak_library
+
+
+def smooth_field(nt: int = 80, nx: int = 64) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    t = np.linspace(0.0, 1.0, nt)
+    x = np.linspace(0.0, 2 * np.pi, nx, endpoint=False)
+    u = 1.5 + np.sin(x)[None] * np.exp(-0.5 * t)[:, None] + 0.3 * np.cos(2 * x)[None] * t[:, None]
+    return t, x, u
+
+
+def test_estimates_level_and_law_of_multiplicative_and_additive_noise():
+    t, x, u = smooth_field(120, 96)
+    rng = np.random.default_rng(0)
+    mult = u * (1 + 0.02 * rng.uniform(-1, 1, u.shape))  # relative std 0.02/sqrt(3)
+    est = estimate_noise(mult, "auto")
+    assert est is not None and est.law == "multiplicative"
+    assert est.level == pytest.approx(0.02 / np.sqrt(3), rel=0.05)
+    add = u + 0.01 * rng.standard_normal(u.shape)
+    est = estimate_noise(add, "auto")
+    assert est is not None and est.law == "additive"
+    assert est.level == pytest.approx(0.01, rel=0.05)
+    assert estimate_noise(add, "none") is None
+
+
+@pytest.mark.parametrize("exact", [False, True])
+def test_covariance_matches_monte_carlo(exact):
+    """Predicted covariance of [target, linear column] summed over a row subset vs 600 draws."""
+    t, x, u = smooth_field(40, 32)
+    build = exact_time_weak_library if exact else weak_library
+    kw = dict(operator="riesz", test_counts=(8, 8))
+    lib = build(u, t, x, **kw)
+    variance = np.full(u.shape, 0.05**2)
+    rows = np.arange(0, 64, 3)
+    mask = row_mask(rows, lib.shape)
+    cov = FeatureCovariance(lib, variance).system("sub", 0.7, (0,), np.array([1.3]), mask)
+    rng = np.random.default_rng(1)
+    draws = []
+    for _ in range(600):
+        noise = 0.05 * rng.standard_normal(u.shape)
+        noise[0] = 0.0  # the covariance is the bulk's: u(0)'s noise is left uncorrected
+        noisy = build(u + noise, t, x, **kw)
+        y = noisy.targets(np.array([0.7]), "sub")[0][rows]
+        c = noisy.columns(0, np.array([1.3]))[0][rows]
+        draws.append(np.stack([y, c]))
+    d = np.array(draws)  # (R, 2, rows)
+    d = d - d.mean(axis=0)
+    empirical = np.einsum("rik,rjk->ij", d, d) / (len(draws) - 1)
+    np.testing.assert_allclose(np.diag(empirical), np.diag(cov), rtol=0.12)
+    corr = empirical[0, 1] / np.sqrt(empirical[0, 0] * empirical[1, 1])
+    pred = cov[0, 1] / np.sqrt(cov[0, 0] * cov[1, 1])
+    assert corr == pytest.approx(pred, abs=0.08)
+
+
+def test_realisation_spread_matches_monte_carlo():
+    """sd(n^T n) / E(n^T n) of a target's row noise: closed form vs 1000 Gaussian draws."""
+    from weakpareto.library.noise import realisation_spread
+
+    t, x, u = smooth_field(40, 32)
+    lib = weak_library(u, t, x, operator="riesz", test_counts=(8, 8))
+    cov = FeatureCovariance(lib, np.full(u.shape, 0.05**2))
+    w = cov.bulk_weights(np.array([0.7]), "sub")[0]
+    rng = np.random.default_rng(2)
+    energies = []
+    for _ in range(1000):
+        noise = 0.05 * rng.standard_normal(u.shape)
+        rows = lib.quadrature * (w @ noise @ lib.spatial_tests.T)
+        energies.append(float(np.sum(rows**2)))
+    e = np.array(energies)
+    assert realisation_spread(cov, w) == pytest.approx(e.std() / e.mean(), rel=0.1)

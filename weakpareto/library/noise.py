@@ -1,0 +1,221 @@
+"""Measurement-noise estimate and the noise covariance of weak features (ours, issue 13).
+
+Noise in ``u`` enters every weak feature linearly. Summed over rows it biases every Gram entry the
+search and the refit use: ``E[V V^T] = V_0 V_0^T + C`` with ``C`` the noise covariance of the
+feature vectors (errors in variables). The target's share grows with the temporal order (the
+derivative lands on the test function, so a larger ``alpha`` amplifies the noise more): an
+uncorrected least-squares score prefers the smallest ``alpha`` in range, the paper's
+"alpha pinned to the search bound" failure on the reaction-diffusion benchmarks. Subtracting
+``C`` removes that bias.
+
+Every linear weak feature is a separable functional of ``u``:
+``f_k = dt dx sum_ij A[a, i] B[l, j] u_ij`` (row ``k = a K_x + l``), with ``A`` the effective
+temporal weights of the target (:meth:`WeakLibrary.target_weights`) or the temporal tests, and
+``B`` the spatial tests or their adjoint images ``X_beta^* psi_l`` (paper Eq. 10). For noise with
+variance field ``s_ij`` (independent between grid points) the covariance of two features summed
+over the rows of a mask ``M`` is
+
+    C(f, g) = dt^2 dx^2 sum_{a,l} M[a, l] sum_{i,j} A_f[a,i] A_g[a,i] s_ij B_f[l,j] B_g[l,j],
+
+which needs no ``K x N`` matrix. Nonlinear columns (``u^p X_beta u``) are not corrected: their
+noise enters through the non-separable ``X_beta`` acting on the noisy field (stated limitation).
+
+The variance field comes from the data: the sixth difference along an axis removes a smooth
+signal and leaves ``924 s`` (``sum_k binom(6, k)^2 = 924``); the smoother axis is used.
+Multiplicative noise has ``s = r^2 u^2``; additive ``s = sigma^2``; ``auto`` picks the law whose
+fit of the squared differences against the local ``u^2`` is better.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+import numpy as np
+
+from weakpareto._typing import Array
+
+NoiseModel = Literal["none", "additive", "multiplicative", "auto"]
+NoiseLaw = Literal["additive", "multiplicative"]
+
+#: ``sum_k binom(6, k)^2``: variance gain of the sixth difference on white noise.
+SIXTH_DIFFERENCE_GAIN = 924.0
+
+
+@dataclass(frozen=True)
+class NoiseEstimate:
+    """Estimated noise law, level (std; relative std for multiplicative) and variance field."""
+
+    law: NoiseLaw
+    level: float
+    variance: Array  # (nt, nx)
+
+
+def _sixth_differences(u: Array) -> tuple[Array, Array, int]:
+    """Sixth differences along the smoother axis, the matching ``u^2`` and that axis."""
+    best: tuple[Array, Array, int] | None = None
+    for axis in (0, 1):
+        if u.shape[axis] < 12:
+            continue
+        d = np.diff(u, n=6, axis=axis)
+        sl = [slice(None), slice(None)]
+        sl[axis] = slice(3, 3 + d.shape[axis])
+        u2 = u[tuple(sl)] ** 2
+        if best is None or np.mean(d * d) < np.mean(best[0] ** 2):
+            best = (d, u2, axis)
+    if best is None:
+        raise ValueError("noise estimation needs at least 12 samples along time or space")
+    return best
+
+
+def estimate_noise(u: Array, model: NoiseModel) -> NoiseEstimate | None:
+    """Noise law and variance field of ``u`` (``None`` for ``model="none"``)."""
+    if model == "none":
+        return None
+    u = np.asarray(u, dtype=float)
+    d, u2, _ = _sixth_differences(u)
+    d2 = d * d / SIXTH_DIFFERENCE_GAIN
+    add_var = float(np.mean(d2))
+    mult_var = float(np.sum(d2 * u2) / max(np.sum(u2 * u2), 1e-300))  # LS fit d2 ~ r^2 u^2
+    law: NoiseLaw
+    if model == "auto":
+        add_res = float(np.sum((d2 - add_var) ** 2))
+        mult_res = float(np.sum((d2 - mult_var * u2) ** 2))
+        law = "multiplicative" if mult_res < add_res else "additive"
+    else:
+        law = model
+    if law == "multiplicative":
+        # E[(u(1 + r z))^2] = u^2 (1 + r^2): the noisy u^2 overstates the clean one.
+        variance = mult_var * u * u / (1.0 + mult_var)
+        return NoiseEstimate(law, float(np.sqrt(mult_var)), variance)
+    return NoiseEstimate(law, float(np.sqrt(add_var)), np.full(u.shape, add_var))
+
+
+class SeparableSource(Protocol):
+    """What the covariance needs of a weak library."""
+
+    dt: float
+    dx: float
+    temporal_tests: Array
+    spatial_tests: Array
+
+    def target_weights(self, alphas: Array, mode: str) -> Array: ...
+
+    def initial_samples(self, mode: str) -> int: ...
+
+    def spatial_adjoint_tests(self, betas: Array) -> Array: ...
+
+
+@dataclass(frozen=True)
+class FeatureCovariance:
+    """Noise covariance of the target and the linear columns of a weak library, per row mask."""
+
+    source: SeparableSource
+    variance: Array  # (nt, nx)
+
+    def bulk_weights(self, alphas: Array, mode: str) -> Array:
+        """Target weights without the samples that define the initial values.
+
+        ``u(0)`` (and ``u'(0)``) are estimated from the first samples and enter every target
+        row through the subtracted Taylor polynomial: one realisation of their noise, shared by
+        all rows, whose energy no average over rows predicts (it fluctuates by its whole size).
+        Their noise is left in the score, as in the paper; only the bulk noise is corrected.
+        """
+        w = np.array(self.source.target_weights(alphas, mode), copy=True)
+        w[..., : self.source.initial_samples(mode)] = 0.0
+        return w
+
+    @property
+    def _q2(self) -> float:
+        return (self.source.dt * self.source.dx) ** 2
+
+    def blocks(self, weights: Array, adjoints: Array, mask: Array) -> tuple[Array, Array, Array]:
+        """``(C_tt, C_tc, C_cc)`` for target weights ``(G, K_t, nt)``, linear-column adjoint tests
+        ``(B, K_x, nx)`` and a row mask ``(K_t, K_x)`` (1 on the rows summed)."""
+        s, t, sp = self.variance, self.source.temporal_tests, self.source.spatial_tests
+        mask = np.asarray(mask, dtype=float)
+        # target x target: B = psi for both -> sum_j s_ij psi_l(x_j)^2
+        r = (s @ (sp * sp).T) @ mask.T  # (nt, K_t): sum_l M[a,l] sum_j s_ij psi_l^2
+        c_tt = np.einsum("gai,hai,ia->gh", weights, weights, r, optimize=True)
+        # target x column: A = (W, T), B = (psi, X^* psi)
+        y = np.einsum("ij,lj,blj->bil", s, sp, adjoints, optimize=True)  # (B, nt, K_x)
+        z = np.einsum("al,bil->bai", mask, y, optimize=True)
+        c_tc = np.einsum("gai,ai,bai->gb", weights, t, z, optimize=True)
+        # column x column: A = T for both
+        v = mask.T @ ((t * t) @ s)  # (K_x, nx)
+        c_cc = np.einsum("lj,blj,clj->bc", v, adjoints, adjoints, optimize=True)
+        return self._q2 * c_tt, self._q2 * c_tc, self._q2 * c_cc
+
+    def system(
+        self, mode: str, alpha: float, powers: tuple[int, ...], betas: Array, mask: Array
+    ) -> Array:
+        """Covariance ``(c+1, c+1)`` of ``[y, x_1..x_c]`` at exact orders (nonlinear columns 0)."""
+        w = self.bulk_weights(np.array([alpha]), mode)
+        linear = [k for k, p in enumerate(powers) if p == 0]
+        c = len(powers)
+        out = np.zeros((c + 1, c + 1))
+        adj = (
+            self.source.spatial_adjoint_tests(np.asarray(betas, dtype=float)[linear])
+            if linear
+            else np.zeros((0,) + self.source.spatial_tests.shape)
+        )
+        c_tt, c_tc, c_cc = self.blocks(w, adj, mask)
+        out[0, 0] = c_tt[0, 0]
+        idx = np.array(linear, dtype=int) + 1
+        out[0, idx] = out[idx, 0] = c_tc[0]
+        out[np.ix_(idx, idx)] = c_cc
+        return out
+
+
+def realisation_spread(cov: FeatureCovariance, weights: Array) -> float:
+    """Relative standard deviation of the realised noise energy ``n^T n`` of one target.
+
+    For Gaussian noise with row covariance ``S`` (``K x K``), ``E[n^T n] = tr S`` and
+    ``Var[n^T n] = 2 tr(S^2)``; overlapping tests make ``S`` far from diagonal, so the spread
+    ``sqrt(2 tr S^2) / tr S = sqrt(2 / K_eff)`` is large (~0.5 for the paper's test counts).
+    ``weights`` are the target's temporal weights ``(K_t, nt)``.
+    """
+    sp, s = cov.source.spatial_tests, cov.variance
+    z = np.einsum("lj,mj,ij->ilm", sp, sp, s, optimize=True)  # (nt, K_x, K_x)
+    rows = np.einsum("ai,bi,ilm->albm", weights, weights, z, optimize=True)
+    k = weights.shape[0] * sp.shape[0]
+    rows = rows.reshape(k, k)
+    trace = float(np.trace(rows))
+    return float(np.sqrt(2.0 * np.sum(rows * rows)) / trace) if trace > 0.0 else 0.0
+
+
+def row_mask(rows: Array, shape: tuple[int, int]) -> Array:
+    """``(K_t, K_x)`` indicator of flattened row indices (row ``k = a K_x + l``)."""
+    m = np.zeros(shape[0] * shape[1])
+    m[np.asarray(rows, dtype=int)] = 1.0
+    return m.reshape(shape)
+
+
+def bank_covariance(
+    cov: FeatureCovariance,
+    branches: tuple[tuple[str, Array, int], ...],
+    beta_nodes: Array,
+    linear_offset: int | None,
+    n_vectors: int,
+    mask: Array,
+) -> Array:
+    """Noise covariance ``(M, M)`` of the order-bank vectors (layout of
+    :class:`weakpareto.library.gram.OrderBanks`): every target node of every branch
+    ``(mode, nodes, offset)`` and the linear (power-0) columns at ``linear_offset``."""
+    out = np.zeros((n_vectors, n_vectors))
+    adj = (
+        cov.source.spatial_adjoint_tests(beta_nodes)
+        if linear_offset is not None
+        else np.zeros((0,) + cov.source.spatial_tests.shape)
+    )
+    weights = [cov.bulk_weights(nodes, mode) for mode, nodes, _ in branches]
+    w_all = np.concatenate(weights, axis=0)
+    t_idx = np.concatenate([off + np.arange(nodes.size) for _, nodes, off in branches])
+    c_tt, c_tc, c_cc = cov.blocks(w_all, adj, mask)
+    out[np.ix_(t_idx, t_idx)] = c_tt
+    if linear_offset is not None:
+        c_idx = linear_offset + np.arange(beta_nodes.size)
+        out[np.ix_(t_idx, c_idx)] = c_tc
+        out[np.ix_(c_idx, t_idx)] = c_tc.T
+        out[np.ix_(c_idx, c_idx)] = c_cc
+    return out
