@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -50,9 +50,9 @@ from weakpareto._typing import Array
 from weakpareto.benchmarks.catalogue import load_benchmark
 from weakpareto.benchmarks.generators import generate
 from weakpareto.benchmarks.noise import add_noise
+from weakpareto.diagnostics.identifiability import benchmark_library
 from weakpareto.evaluation.metrics import truth_equation
 from weakpareto.library.gram import evaluate_direct
-from weakpareto.library.weak import PowerMode, weak_library
 from weakpareto.method.search import train_val_split
 from weakpareto.method.settings import (
     DEFAULT_EPS_ALPHA,
@@ -61,7 +61,7 @@ from weakpareto.method.settings import (
     SearchSettings,
 )
 from weakpareto.numerics.orders import Branch, beta_blend, beta_nodes, blend, temporal_branches
-from weakpareto.records import Mode, OperatorKind
+from weakpareto.records import Mode
 
 #: Arms: (name, target field, library field); fields: "clean", "noisy", "clean_initial".
 ARMS: tuple[tuple[str, str, str], ...] = (
@@ -107,18 +107,6 @@ def trial_orders(branches: Sequence[Branch], alpha_true: float) -> list[tuple[Mo
     return sorted(out, key=lambda p: p[1])
 
 
-def _library(bench: Any, u: Array, t: Array, x: Array) -> Any:
-    lib = bench["library"]
-    return weak_library(
-        np.asarray(u, dtype=float),
-        np.asarray(t, dtype=float),
-        np.asarray(x, dtype=float),
-        operator=cast(OperatorKind, str(lib["operator"])),
-        power_mode=cast(PowerMode, str(lib["power_mode"])),
-        period=float(bench["grid"]["L"]),
-    )
-
-
 def _banks(lib: Any, branches: Sequence[Branch], nodes: Array) -> _Banks:
     return _Banks(
         targets={br.mode: np.asarray(lib.targets(br.nodes, br.mode)) for br in branches},
@@ -145,7 +133,8 @@ def arm_profiles(name: str, noise: float = PROFILE_NOISE, seed: int = PROFILE_SE
     restored[0] = clean[0]
     fields = {"clean": clean, "noisy": noisy, "clean_initial": restored}
     banks = {
-        k: _banks(_library(bench, u, fld.t, fld.x), branches, nodes) for k, u in fields.items()
+        k: _banks(benchmark_library(bench, u, fld.t, fld.x), branches, nodes)
+        for k, u in fields.items()
     }
     n_rows = banks["clean"].columns.shape[1]
     train, val = train_val_split(n_rows, VAL_FRACTION, int(seed))

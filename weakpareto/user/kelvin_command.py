@@ -31,7 +31,7 @@ from weakpareto.io import write_json_atomic
 from weakpareto.method.kelvin import ALPHA_RANGE, RECIPES, KelvinFit, fit_kelvin
 from weakpareto.user.discover_command import parse_value
 from weakpareto.user.loading import _read_mat, _read_npz
-from weakpareto.user.paths import check_out_path
+from weakpareto.user.paths import check_data_path, check_out_path
 from weakpareto.user.validation import one_line
 
 KEYS = ("data", "load", "out", "alpha_range", "recipe", "t_key", "strain_key")
@@ -129,19 +129,13 @@ def check_recipe(value: Any) -> str:
 
 def check_creep_path(data: Any) -> Path:
     """An existing creep-record file with a supported extension."""
-    if data is None or str(data) == "":
-        raise UserInputError("data= is required, e.g. data=creep.csv (columns t, strain)")
-    path = Path(str(data)).expanduser()
-    if path.suffix.lower() not in SUFFIXES:
-        raise UserInputError(
-            f"data={path} has unsupported extension {path.suffix or '(none)'!r}; use .csv or "
-            ".parquet (columns t, strain) or .npz / .mat (arrays t, strain)"
-        )
-    if not path.exists():
-        raise UserInputError(f"data={path} does not exist; check the path")
-    if not path.is_file():
-        raise UserInputError(f"data={path} is not a file; give the path of a creep record")
-    return path
+    return check_data_path(
+        data,
+        SUFFIXES,
+        example="data=creep.csv (columns t, strain)",
+        formats=".csv or .parquet (columns t, strain) or .npz / .mat (arrays t, strain)",
+        kind="a creep record",
+    )
 
 
 # -- the record -------------------------------------------------------------------------------

@@ -11,20 +11,26 @@ from weakpareto.errors import UserInputError
 DATA_SUFFIXES = (".npz", ".mat", ".csv", ".parquet")
 
 
-def check_data_path(data: Any) -> Path:
-    """An existing file with a supported extension."""
+def check_data_path(
+    data: Any,
+    suffixes: tuple[str, ...] = DATA_SUFFIXES,
+    example: str = "data=field.npz (or .mat / .csv / .parquet)",
+    formats: str = ".npz or .mat (arrays u, t, x) or .csv / .parquet (long form, columns t, x, u)",
+    kind: str = "a data file",
+) -> Path:
+    """An existing file with a supported extension (``wp discover``; ``wp kelvin`` passes its
+    own suffixes and wording)."""
     if data is None or str(data) == "":
-        raise UserInputError("data= is required, e.g. data=field.npz (or .mat / .csv / .parquet)")
+        raise UserInputError(f"data= is required, e.g. {example}")
     path = Path(str(data)).expanduser()
-    if path.suffix.lower() not in DATA_SUFFIXES:
+    if path.suffix.lower() not in suffixes:
         raise UserInputError(
-            f"data={path} has unsupported extension {path.suffix or '(none)'!r}; use .npz or "
-            ".mat (arrays u, t, x) or .csv / .parquet (long form, columns t, x, u)"
+            f"data={path} has unsupported extension {path.suffix or '(none)'!r}; use {formats}"
         )
     if not path.exists():
         raise UserInputError(f"data={path} does not exist; check the path")
     if not path.is_file():
-        raise UserInputError(f"data={path} is not a file; give the path of a data file")
+        raise UserInputError(f"data={path} is not a file; give the path of {kind}")
     return path
 
 
