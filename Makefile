@@ -25,7 +25,7 @@ LAUNCH = $(LAUNCH_$(LAUNCHER)) $(LAUNCH_ARGS)
 EXPERIMENTS = main main_deferred rdnoise robustness ablation superunit gaussian appendix ksens \
               margin twod twod_width twod_resolution yu
 .PHONY: install demo test test-slow lint typecheck format tables reproduce diagnostics bench clean \
-        reproduce-frozen-soil reproduce-beyond \
+        reproduce-frozen-soil reproduce-beyond reproduce-uncertainty \
         $(addprefix reproduce-,$(EXPERIMENTS))
 
 $(BIN)/.installed: pyproject.toml
@@ -87,6 +87,14 @@ reproduce-beyond: install
 	    $(WP) run -m +experiment=$$e workers=$(WORKERS) results_dir=$(BEYOND) progress=false \
 	        $(LAUNCH) || exit $$?; done
 	$(BIN)/python scripts/beyond_table.py --paper-runs $(RUNS) --beyond-runs $(BEYOND)
+
+## tab_uncertainty (issue 14): coverage of the block-bootstrap intervals (uncertainty=bootstrap)
+## on FADE, Burgers and RD space at 1/5/10 % noise, 20 seeds each, then the table and the plot
+UNCERTAINTY = results/uncertainty
+reproduce-uncertainty: install
+	$(WP) run -m +experiment=uncertainty workers=$(WORKERS) results_dir=$(UNCERTAINTY)/runs \
+	    progress=false $(LAUNCH)
+	$(BIN)/python scripts/uncertainty_table.py --runs $(UNCERTAINTY)/runs --out-dir $(UNCERTAINTY)
 
 ## tab:frozen-soil from the creep records you supply (third-party, not redistributed):
 ## make reproduce-frozen-soil CLAY=clay.csv SILT=silt.csv [STRAIN_KEY=ex] [T_KEY=t]

@@ -128,6 +128,13 @@ def run_help() -> str:
             "                         on the same results_dir is computing are left to it) (false)",
             "  progress=true|false    progress bars (true)",
             "  variant=<label>        label stored with every row (default)",
+            "  uncertainty=bootstrap  block bootstrap of each seed's weak equations: 90 % "
+            "intervals for",
+            "                         alpha, orders and coefficients, inclusion, S_beta and "
+            "warnings in the",
+            "                         Parquet row (null: off)",
+            "  n_boot=<n>             resamples of uncertainty=bootstrap (200)",
+            "  level=<p>              interval level of uncertainty=bootstrap (0.9)",
             "  search.<key>=<v>       any constant of conf/search/paper.yaml, e.g. "
             "search.maxiter=30",
             "  selection.<key>=<v>    any constant of conf/selection/elbow.yaml, e.g. "
@@ -236,10 +243,12 @@ def bench_help() -> str:
     return (
         "usage: wp bench [benchmarks=fade,burgers,rd_space,rd_timespace] [repeats=3] "
         "[scaling=true]\n"
-        "                [out_dir=results/bench] [overrides='search.maxiter=24;...']\n"
-        "Per-stage timings (median of repeats, one BLAS thread), peak memory, scaling in K and "
-        "grid\nsize, compared with the published implementation's time per extra seed; writes "
-        "out_dir/*.csv."
+        "                [uncertainty=true] [out_dir=results/bench] "
+        "[overrides='search.maxiter=24;...']\n"
+        "Per-stage timings (median of repeats, one BLAS thread) in the fast mode and the paper's "
+        "optimiser\nmode (immediate updating), peak memory, scaling in K and grid size, the "
+        "cost of uncertainty=bootstrap,\ncompared with the published implementation's time per "
+        "extra seed; writes out_dir/*.csv."
     )
 
 

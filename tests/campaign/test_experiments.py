@@ -16,7 +16,13 @@ REPO = Path(__file__).resolve().parents[2]
 FAST_MODE = "main_deferred"
 #: ours (issue 13): the new method in the fast mode, not a reproduction (make reproduce-beyond)
 BEYOND = [e for e in available_options("experiment") if e.startswith("beyond")]
-PAPER_TABLES = [e for e in available_options("experiment") if e != FAST_MODE and e not in BEYOND]
+#: ours (issue 14): the interval calibration study (make reproduce-uncertainty)
+UNCERTAINTY = "uncertainty"
+PAPER_TABLES = [
+    e
+    for e in available_options("experiment")
+    if e != FAST_MODE and e not in BEYOND and e != UNCERTAINTY
+]
 
 
 def _first_job(name: str):
@@ -57,7 +63,8 @@ def test_makefile_reproduces_every_experiment():
     loop = re.search(r"for e in (beyond[\w \\\n\t]*); do", text)
     assert loop is not None
     beyond = set(loop.group(1).replace("\\", " ").split())
-    assert names | appendix | beyond == set(available_options("experiment"))
+    own = set(re.findall(r"\+experiment=(uncertainty)\b", text))
+    assert names | appendix | beyond | own == set(available_options("experiment"))
     assert FAST_MODE in names and "main_immediate" not in names
 
 
@@ -69,3 +76,12 @@ def test_beyond_runs_the_new_method_on_the_paper_seeds(name):
         assert (cfg.method.name, cfg.selection.rule) == ("weak_pareto", "elbow")
     else:
         assert (cfg.method.name, cfg.selection.rule) == ("weak_pareto_exact", "gain")
+
+
+def test_uncertainty_study_runs_the_paper_method_fast_with_intervals():
+    cfg = _first_job(UNCERTAINTY)
+    assert (cfg.seed, cfg.seeds) == (0, 20) and cfg.experiment == UNCERTAINTY
+    assert (cfg.method.name, cfg.search.updating) == ("weak_pareto", "deferred")
+    assert (cfg.uncertainty, cfg.level) == ("bootstrap", 0.9) and cfg.n_boot >= 100
+    jobs = sweep_jobs([f"+experiment={UNCERTAINTY}"], multirun=True)
+    assert len(jobs) == 9  # FADE, Burgers, RD space x 1/5/10 % noise

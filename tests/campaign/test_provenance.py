@@ -83,7 +83,10 @@ def test_config_hash_depends_on_every_composed_value():
         else:
             leaves.append((prefix, node))
 
-    walk({k: v for k, v in data.items() if k not in NON_IDENTITY_KEYS}, "")
+    # n_boot/level count only with uncertainty on (checked below): runs without it keep the
+    # config hash they had before the keys existed
+    off = {"n_boot", "level"}
+    walk({k: v for k, v in data.items() if k not in NON_IDENTITY_KEYS and k not in off}, "")
     assert len(leaves) > 60 and "search.popsize" in dict(leaves)
     for name, value in leaves:
         if isinstance(value, bool):
@@ -103,6 +106,14 @@ def test_config_hash_depends_on_every_composed_value():
         changed = OmegaConf.create(data)
         OmegaConf.update(changed, name, 3 if name in ("seed", "seeds", "workers") else "z")
         assert config_hash(changed) == base, name
+    for name in off:
+        changed = OmegaConf.create(data)
+        OmegaConf.update(changed, name, 0.5)
+        assert config_hash(changed) == base, name  # uncertainty off: not read
+        OmegaConf.update(changed, "uncertainty", "bootstrap")
+        on = OmegaConf.create(data)
+        OmegaConf.update(on, "uncertainty", "bootstrap")
+        assert config_hash(changed) != config_hash(on) != base, name
 
 
 def test_changed_conf_default_changes_the_key():

@@ -100,13 +100,13 @@ def test_seed_offset_is_the_largest_search_seed(monkeypatch):
     """schema.max_seed_offset replicates Discovery.best_of_size's seed rule: check it on a run
     that visits every support size, pattern and branch."""
     seen: list[int] = []
-    real = discovery_module.optimise_pattern_branch
+    real = discovery_module.optimise_size
 
-    def record(objective, beta_range, seed, settings):
-        seen.append(seed)
-        return real(objective, beta_range, seed, settings)
+    def record(objectives, beta_range, seeds, settings):
+        seen.extend(seeds)
+        return real(objectives, beta_range, seeds, settings)
 
-    monkeypatch.setattr(discovery_module, "optimise_pattern_branch", record)
+    monkeypatch.setattr(discovery_module, "optimise_size", record)
     cfg = compose_config(
         [
             "benchmark=fade",

@@ -34,6 +34,7 @@ from threadpoolctl import threadpool_info, threadpool_limits
 
 from weakpareto.benchmarks.generators import generate
 from weakpareto.benchmarks.noise import add_noise
+from weakpareto.campaign.bench_uncertainty import uncertainty_cost, write_uncertainty_cost
 from weakpareto.campaign.compose import compose_checked, compose_config
 from weakpareto.campaign.compute import build_source, discovery_config, noise_seed
 from weakpareto.campaign.paths import writable_dir
@@ -52,10 +53,19 @@ OPTIONS = {
     "benchmarks": "fade,burgers,rd_space,rd_timespace",
     "repeats": "3",
     "scaling": "true",
+    "uncertainty": "true",
     "out_dir": "results/bench",
     "overrides": "",
 }
 NO_PUBLISHED = "no published timing"
+#: Timed optimiser modes: (row suffix, overrides). "paper-exact" is SciPy's immediate updating,
+#: the paper's optimiser trajectories (every paper-table experiment); "fast" is the conf default
+#: (deferred updating, vectorised), for exploration and users' data. Both run in lock-step
+#: (weakpareto.method.lockstep_de), bit-identical to SciPy run problem by problem.
+MODES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("", ()),
+    (" (paper-exact)", ("search.updating=immediate", "search.vectorized=false")),
+)
 
 
 @dataclass(frozen=True)
@@ -195,36 +205,43 @@ def fit_exponent(x: list[float], y: list[float]) -> float:
     return float(np.polyfit(np.log(x), np.log(y), 1)[0])
 
 
+def _stage_row(
+    name: str, suffix: str, extra: list[str], repeats: int, pub: PublishedTiming | None
+) -> dict[str, Any]:
+    """Median stage times of one benchmark in one optimiser mode, and the published ratio."""
+    ov = [f"benchmark={name}", "noise=0.1", *extra]
+    runs = [time_one(ov) for _ in range(repeats)]
+    mem = time_one(ov, memory=True)["peak_mb"]
+    row: dict[str, Any] = {"benchmark": name + suffix, "repeats": repeats}
+    row.update({k: v for k, v in runs[0].items() if k.startswith("de_")})
+    for k in ("data_s", "banks_s", "search_s", "refine_s", "total_s"):
+        row[k] = statistics.median(r[k] for r in runs)
+    ours, speedup, versus = versus_published(ov, pub)
+    row.update(
+        peak_mb=mem,
+        n_rows=runs[0]["n_rows"],
+        n_evals=runs[0]["n_evals"],
+        operator_ok=runs[0]["operator_ok"],
+        equation=runs[0]["equation"],
+        ours_per_extra_seed_s=ours,
+        published_per_extra_seed_s=pub.per_extra_seed_s if pub else None,
+        speedup=speedup,
+    )
+    print(
+        f"{name + suffix:<26} total {row['total_s']:.2f} s (data {row['data_s']:.2f}, banks "
+        f"{row['banks_s']:.2f}, search {row['search_s']:.2f}, refine "
+        f"{row['refine_s']:.2f}); peak {mem:.0f} MB; {versus}"
+    )
+    return row
+
+
 def stage_rows(benchmarks: list[str], repeats: int, extra: list[str]) -> pd.DataFrame:
     """Per-stage medians per benchmark, then Strong-Pareto totals for the tab:runtime rows."""
     published = published_per_seed()
     rows: list[dict[str, Any]] = []
     for name in benchmarks:
-        ov = [f"benchmark={name}", "noise=0.1", *extra]
-        runs = [time_one(ov) for _ in range(repeats)]
-        mem = time_one(ov, memory=True)["peak_mb"]
-        row: dict[str, Any] = {"benchmark": name, "repeats": repeats}
-        row.update({k: v for k, v in runs[0].items() if k.startswith("de_")})
-        for k in ("data_s", "banks_s", "search_s", "refine_s", "total_s"):
-            row[k] = statistics.median(r[k] for r in runs)
-        pub = published.get(name)
-        ours, speedup, versus = versus_published(ov, pub)
-        row.update(
-            peak_mb=mem,
-            n_rows=runs[0]["n_rows"],
-            n_evals=runs[0]["n_evals"],
-            operator_ok=runs[0]["operator_ok"],
-            equation=runs[0]["equation"],
-            ours_per_extra_seed_s=ours,
-            published_per_extra_seed_s=pub.per_extra_seed_s if pub else None,
-            speedup=speedup,
-        )
-        rows.append(row)
-        print(
-            f"{name:<17} total {row['total_s']:.2f} s (data {row['data_s']:.2f}, banks "
-            f"{row['banks_s']:.2f}, search {row['search_s']:.2f}, refine "
-            f"{row['refine_s']:.2f}); peak {mem:.0f} MB; {versus}"
-        )
+        for suffix, mode in MODES:
+            rows.append(_stage_row(name, suffix, [*mode, *extra], repeats, published.get(name)))
     # Strong-Pareto per seed on the benchmarks of the paper's tab:runtime. The published
     # Strong-Pareto was never timed on a quiet machine, so these rows have no ratio.
     for name in [b for b in RUNTIME_BENCHMARKS if b in benchmarks]:
@@ -322,8 +339,11 @@ def run_bench(
     repeats: int,
     scaling: bool,
     extra: list[str],
+    uncertainty: bool = False,
 ) -> dict[str, pd.DataFrame]:
-    """Run the bench with one BLAS thread and write ``out_dir/*.csv`` and ``*.json``."""
+    """Run the bench with one BLAS thread and write ``out_dir/*.csv`` and ``*.json``; with
+    ``uncertainty`` also the cost of ``uncertainty=bootstrap`` (B = 100, FADE 10 %) against one
+    fit (``uncertainty_cost.{csv,md}``, :mod:`weakpareto.campaign.bench_uncertainty`)."""
     tables: dict[str, pd.DataFrame] = {}
     with threadpool_limits(1):
         tables["stages"] = stage_rows(benchmarks, repeats, extra)
@@ -337,6 +357,15 @@ def run_bench(
             write_json_atomic(out_dir / "exponents.json", exps, make_parents=True)
     for name, df in tables.items():
         write_csv_atomic(df, out_dir / f"{name}.csv")
+    if uncertainty:
+        cost = uncertainty_cost("fade", 0.1, n_boot=100, repeats=repeats, overrides=extra)
+        write_uncertainty_cost(out_dir, cost)
+        row = cost.iloc[0]
+        print(
+            f"uncertainty=bootstrap B=100 (fade 10 %): fit {row['fit_s']:.2f} s, bootstrap "
+            f"{row['bootstrap_s']:.2f} s -> (fit+boot)/fit {row['ratio']:.2f} (target <= 3)"
+        )
+        tables["uncertainty_cost"] = cost
     write_json_atomic(out_dir / "machine.json", machine_info(), make_parents=True)
     return tables
 
@@ -362,11 +391,14 @@ def bench_command(args: list[str]) -> None:
         ) from None
     if repeats < 1:
         raise UserInputError(f"repeats={repeats} must be >= 1; e.g. repeats=3")
-    flag = opts["scaling"].lower()
-    if flag not in ("1", "true", "yes", "0", "false", "no"):
-        raise UserInputError(f"scaling={opts['scaling']} must be true or false; e.g. scaling=true")
+    flags = {}
+    for key in ("scaling", "uncertainty"):
+        flag = opts[key].lower()
+        if flag not in ("1", "true", "yes", "0", "false", "no"):
+            raise UserInputError(f"{key}={opts[key]} must be true or false; e.g. {key}=true")
+        flags[key] = flag in ("1", "true", "yes")
     extra = [o for o in opts["overrides"].split(";") if o]
     for name in names:  # unknown benchmark names or overrides fail before any timing
         compose_checked([f"benchmark={name}", *extra])
     out_dir = writable_dir(opts["out_dir"], "out_dir")  # last: bad input leaves no directory
-    run_bench(out_dir, names, repeats, flag in ("1", "true", "yes"), extra)
+    run_bench(out_dir, names, repeats, flags["scaling"], extra, flags["uncertainty"])

@@ -14,7 +14,9 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
-SCHEMA_VERSION = "2"  # 2: code_hash (key) and git_commit columns
+from weakpareto.campaign.intervals import UNCERTAINTY_FIELDS
+
+SCHEMA_VERSION = "3"  # 2: code_hash (key) and git_commit columns; 3: uncertainty columns
 SCHEMA_METADATA = {"weakpareto.schema_version": SCHEMA_VERSION}
 FRONT_SUFFIX = ".front.parquet"
 
@@ -80,6 +82,8 @@ RUNS_SCHEMA = pa.schema(
         pa.field("directions", pa.list_(pa.string())),
         # HEAD of the checkout that ran it (+dirty), informational; "" when unknown
         pa.field("git_commit", pa.string()),
+        # wp run uncertainty=bootstrap (weakpareto.campaign.intervals); null when off
+        *UNCERTAINTY_FIELDS,
     ],
     metadata=SCHEMA_METADATA,
 )
@@ -102,7 +106,7 @@ FRONT_SCHEMA = pa.schema(
 )
 
 #: Integer columns that may be missing; read back as pandas nullable ``Int64``.
-NULLABLE_INT_COLUMNS = ("selected_size", "n_rows", "n_evals")
+NULLABLE_INT_COLUMNS = ("selected_size", "n_rows", "n_evals", "n_boot")
 
 
 def utc_now() -> str:

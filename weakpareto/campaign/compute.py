@@ -37,6 +37,7 @@ from weakpareto.library.weak_2d import weak_library_2d
 from weakpareto.library.weak_exact import exact_time_weak_library
 from weakpareto.method.discovery import discover
 from weakpareto.method.discovery_2d import discover_2d
+from weakpareto.method.intervals import EquationBootstrap, bootstrap_equation
 from weakpareto.method.settings import (
     DiscoveryConfig,
     ElbowPoints,
@@ -233,18 +234,40 @@ def discover_seed(cfg: DictConfig, seed: int, progress: Any = None) -> Discovery
 
     ``progress`` (optional) receives a short text per finished search stage.
     """
+    return fit_seed(cfg, seed, progress)[0]
+
+
+def fit_seed(cfg: DictConfig, seed: int, progress: Any = None) -> tuple[DiscoveryResult, Any, bool]:
+    """:func:`discover_seed` plus the weak method's feature source (None for the baselines and
+    the pointwise library) and whether the field is 2-D: what the bootstrap refits on."""
     field = generate(cfg.benchmark, seed)
     noise = float(cfg.noise)
     law = str(cfg.noise_law.name)
     u = add_noise(field.u, law, noise, noise_seed(cfg, seed)) if noise > 0 else field.u
     dcfg = discovery_config(cfg, seed)
     if field.y is not None:
-        return discover_2d(build_source_2d(cfg, u, field), dcfg, progress)
+        source = build_source_2d(cfg, u, field)
+        return discover_2d(source, dcfg, progress), source, True
     if cfg.method.library == "grid_stridge":
-        return grid_stridge_from_config(cfg, u, field.t, field.x, seed)
+        return grid_stridge_from_config(cfg, u, field.t, field.x, seed), None, False
     if cfg.method.library in ("yu_spline", "yu_neural"):
-        return yu_from_config(cfg, u, field.t, field.x, seed, progress)
-    return discover(build_source(cfg, u, field.t, field.x), dcfg, progress)
+        return yu_from_config(cfg, u, field.t, field.x, seed, progress), None, False
+    source = build_source(cfg, u, field.t, field.x)
+    weak = cfg.method.library == "weak"
+    return discover(source, dcfg, progress), source if weak else None, False
+
+
+def bootstrap_seed(
+    cfg: DictConfig, seed: int, result: DiscoveryResult, source: Any, two_d: bool
+) -> EquationBootstrap:
+    """Block bootstrap (``n_boot``, ``level`` of the config) of one seed's selected equation on
+    its weak feature source (:func:`weakpareto.method.intervals.bootstrap_equation`)."""
+    if source is None:
+        raise ValueError(f"method {cfg.method.name!r} has no weak equations to resample")
+    front = [fp.equation for fp in result.front]
+    dcfg = discovery_config(cfg, seed)
+    n_boot, level = int(cfg.n_boot), float(cfg.level)
+    return bootstrap_equation(source, result.final, front, dcfg, two_d, n_boot, level)
 
 
 # -- numerical failures --------------------------------------------------------------------------

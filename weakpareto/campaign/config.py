@@ -36,6 +36,9 @@ NON_IDENTITY_KEYS = (
     "variant",
     "hydra",
 )
+#: Keys of ``wp run``'s uncertainty (issue 14): part of the config hash only when it is on, so
+#: runs without it keep the keys (and cached results) they had before the keys existed.
+UNCERTAINTY_KEYS = ("uncertainty", "n_boot", "level")
 
 
 def config_dir():
@@ -162,12 +165,50 @@ def validate_run(cfg: DictConfig) -> None:
         )
     if not float(cfg.search.ridge) >= 0:
         raise UserInputError("search.ridge must be >= 0; e.g. search.ridge=0.001")
+    validate_uncertainty(cfg)
+
+
+def without_uncertainty_off(data: dict) -> dict:
+    """``data`` (a plain config) without :data:`UNCERTAINTY_KEYS` when uncertainty is off."""
+    if data.get("uncertainty") is None:
+        return {k: v for k, v in data.items() if k not in UNCERTAINTY_KEYS}
+    return data
+
+
+def uncertainty_settings(cfg: DictConfig) -> tuple[int, float] | None:
+    """``(n_boot, level)`` of a run with ``uncertainty=bootstrap``, None when it is off."""
+    if cfg.get("uncertainty", None) is None:
+        return None
+    return int(cfg.n_boot), float(cfg.level)
+
+
+def validate_uncertainty(cfg: DictConfig) -> None:
+    """``uncertainty`` null or ``bootstrap`` (weak methods only), ``n_boot >= 2``, ``level`` in
+    (0, 1)."""
+    method = cfg.get("uncertainty", None)
+    if method is None:
+        return
+    if method != "bootstrap":
+        raise UserInputError(
+            f"uncertainty={method!r} is not one of bootstrap, null; e.g. uncertainty=bootstrap"
+        )
+    if cfg.method.library != "weak":
+        raise UserInputError(
+            f"uncertainty=bootstrap resamples the weak equations; method={cfg.method.name} has "
+            "none: use a weak method (e.g. method=weak_pareto) or uncertainty=null"
+        )
+    require_int("n_boot", cfg.n_boot, 2)
+    level = cfg.level
+    if isinstance(level, bool) or not isinstance(level, int | float) or not 0 < level < 1:
+        raise UserInputError(f"level={level!r} must be a number in (0, 1); e.g. level=0.9")
 
 
 def config_hash(cfg: DictConfig) -> str:
-    """Hash of everything that defines the computation (not seeds, paths, labels or workers)."""
+    """Hash of everything that defines the computation (not seeds, paths, labels or workers;
+    not the uncertainty keys when it is off)."""
     data = OmegaConf.to_container(cfg, resolve=True)
     assert isinstance(data, dict)
+    data = without_uncertainty_off(data)
     for k in NON_IDENTITY_KEYS:
         data.pop(k, None)
     blob = json.dumps(data, sort_keys=True, default=str).encode()

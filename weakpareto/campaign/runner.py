@@ -37,7 +37,13 @@ from tqdm import tqdm
 
 from weakpareto.campaign import claims, dataset
 from weakpareto.campaign import store as res
-from weakpareto.campaign.compute import NUMERICAL_FAILURES, check_result, failure_reason
+from weakpareto.campaign.compute import (
+    NUMERICAL_FAILURES,
+    bootstrap_seed,
+    check_result,
+    failure_reason,
+    fit_seed,
+)
 
 # Re-exported (``runner.discover_seed`` is what compute_seed calls: tests replace it); their home
 # is weakpareto.campaign.compute, with everything else a run computes.
@@ -46,12 +52,19 @@ from weakpareto.campaign.compute import build_source_2d as build_source_2d
 from weakpareto.campaign.compute import discover_seed as discover_seed
 from weakpareto.campaign.compute import grid_stridge_from_config as grid_stridge_from_config
 from weakpareto.campaign.compute import noise_seed as noise_seed
-from weakpareto.campaign.config import config_hash, validate_run
+from weakpareto.campaign.config import (
+    config_hash,
+    uncertainty_settings,
+    validate_run,
+    without_uncertainty_off,
+)
+from weakpareto.campaign.intervals import uncertainty_columns
 from weakpareto.campaign.pool import run_bounded
 from weakpareto.campaign.provenance import CodeIdentity, current
 from weakpareto.campaign.schema import check_seed_range
 from weakpareto.campaign.store import RunKey
 from weakpareto.evaluation.metrics import score, truth_equation
+from weakpareto.method.intervals import EquationBootstrap
 
 #: Run-row columns kept per seed for the summary (the parent holds one per seed).
 SUMMARY_KEYS = (
@@ -183,14 +196,22 @@ def compute_seed(
     extra: dict[str, Any] = {
         "label": str(cfg.benchmark.get("label", cfg.benchmark.name)),
         "experiment": str(cfg.experiment),
-        "config_json": json.dumps(OmegaConf.to_container(cfg, resolve=True), default=str),
+        "config_json": json.dumps(_plain_config(cfg), default=str),
         "weakpareto_version": code.version,
         "git_commit": code.git_commit,
     }
     t0 = time.perf_counter()
+    boot: EquationBootstrap | None = None
     try:
-        result = discover_seed(cfg, key.seed, progress)
-        check_result(result)
+        if uncertainty_settings(cfg) is None:
+            result = discover_seed(cfg, key.seed, progress)
+            check_result(result)
+        else:  # the bootstrap's time is its own column (uncertainty_s), not runtime_s
+            result, source, two_d = fit_seed(cfg, key.seed, progress)
+            check_result(result)
+            t_fit = time.perf_counter()
+            boot = bootstrap_seed(cfg, key.seed, result, source, two_d)
+            t0 += time.perf_counter() - t_fit
     except NUMERICAL_FAILURES as err:  # a property of this seed's data: record, go on
         runtime = time.perf_counter() - t0
         msg = f"{failure_reason(err)}: {type(err).__name__}: {err}"
@@ -204,7 +225,16 @@ def compute_seed(
     runtime = time.perf_counter() - t0
     metrics = score(result.final, truth)
     row = res.run_record(result, metrics, key, truth=truth, runtime=runtime, **extra)
+    if boot is not None:
+        row.update(uncertainty_columns(boot, result.final, truth, metrics))
     return row, res.front_records(result, key)
+
+
+def _plain_config(cfg: DictConfig) -> dict[str, Any]:
+    """The composed config stored with a row (uncertainty keys only when it is on)."""
+    data = OmegaConf.to_container(cfg, resolve=True)
+    assert isinstance(data, dict)
+    return without_uncertainty_off(data)
 
 
 def _other_code(results_dir: str, key: RunKey) -> str:

@@ -91,6 +91,8 @@ RANGES: dict[str, Number] = {
     "seeds": POSITIVE_INT,
     "workers": Number(INT, 1, MAX_WORKERS),
     "noise": Number(FLOAT, 0.0, hint=0.1),
+    "n_boot": Number(INT, 2, 100_000),
+    "level": Number(FLOAT, 0.0, 1.0, lo_open=True, hi_open=True, hint=0.9),
     "search.n_alpha_nodes": Number(INT, 2),
     "search.n_beta_nodes": Number(INT, 2),
     "search.eps_alpha": Number(FLOAT, 0.0, 0.5, lo_open=True, hi_open=True),
@@ -148,6 +150,9 @@ ENUMS: dict[str, tuple[str, ...]] = {
     "benchmark.library.power_mode": get_args(PowerMode),
     "benchmark.library.spatial_tests": get_args(SpatialTests),
 }
+
+#: ``wp run uncertainty=`` methods (besides null, off).
+UNCERTAINTY_METHODS = ("bootstrap",)
 
 #: ``[K_t, K_x]`` (2-D: ``[K_t, K_x, K_y]``) test-function counts, or null for the paper's rule.
 COUNT_KEYS = ("search.test_counts", "benchmark.library.test_counts")
@@ -232,6 +237,12 @@ def check_value(key: str, value: Any, default: Any) -> None:
     """One (changed) value against its rule, or the type of its default ``default``."""
     if key in COUNT_KEYS:
         _check_counts(key, value)
+    elif key == "uncertainty":  # null (off) or a method; the conf default is null
+        if value not in (None, *UNCERTAINTY_METHODS):
+            raise UserInputError(
+                f"uncertainty={literal(value)} is not one of null, "
+                f"{', '.join(UNCERTAINTY_METHODS)}; e.g. uncertainty=bootstrap"
+            )
     elif key in ENUMS:
         options = ENUMS[key]
         if not (isinstance(value, str) and value in options):

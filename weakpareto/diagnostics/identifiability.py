@@ -42,6 +42,9 @@ from weakpareto.evaluation.metrics import score, truth_equation
 from weakpareto.library.gram import FeatureSource, evaluate_direct
 from weakpareto.library.weak import PowerMode, weak_library
 from weakpareto.method.discovery import fit_rows, relative_residual
+from weakpareto.method.intervals import FD_STEP as FD_STEP
+from weakpareto.method.intervals import column_derivative as column_derivative
+from weakpareto.method.intervals import orthogonal_residual as orthogonal_residual
 from weakpareto.method.search import train_val_split
 from weakpareto.method.settings import DEFAULT_N_BETA_NODES, SearchSettings
 from weakpareto.numerics.orders import beta_nodes, first_positive
@@ -66,7 +69,6 @@ MARGIN_GUARD = 1e-18  #: denominator guard of the residual margin (spec §10 ite
 LOCAL_BENCHMARKS: tuple[str, ...] = ("fade", "rd_space", "rd_timespace", "burgers")
 PROFILE_NOISES: tuple[float, ...] = (0.0, 0.02, 0.05, 0.10)
 PROFILE_SEEDS: tuple[int, ...] = (0, 1, 2, 3, 4)
-FD_STEP = 1e-4  #: centred finite-difference step of d theta_j / d beta_j
 N_PROFILE = 61  #: equally spaced trial orders of the fixed-support profile
 PROFILE_XATOL = 1e-5  #: tolerance of the bounded 1-D refinement
 #: Trial orders closer than this to the true order are merged with it (see
@@ -304,22 +306,6 @@ def true_system(lib: FeatureSource, truth: Equation) -> tuple[Array, Array]:
     return y, x
 
 
-def orthogonal_residual(design: Array, v: Array) -> Array:
-    """``(I - P_Theta) v`` with ``P_Theta = Theta Theta^+`` the projector onto ``col(Theta)``.
-
-    The projection is the least-squares fit of ``v`` on the columns (``numpy.linalg.lstsq``,
-    SVD based, so rank-deficient designs are handled); no normal equations and no explicit
-    inverse are formed. Used by Prop. prop:local-identifiability / Eq.
-    eq:profiled-local-change.
-    """
-    design = np.asarray(design, dtype=float)
-    v = np.asarray(v, dtype=float)
-    if design.ndim == 1:
-        design = design[:, None]
-    coef = np.linalg.lstsq(design, v, rcond=None)[0]
-    return v - design @ coef
-
-
 def profiled_local_change(design: Array, dtheta: Array, xi: float) -> float:
     """``min_v ||Theta v + xi dtheta||_2 = |xi| ||(I - P_Theta) dtheta||_2``.
 
@@ -327,14 +313,6 @@ def profiled_local_change(design: Array, dtheta: Array, xi: float) -> float:
     after the coefficients refit (Prop. prop:local-identifiability).
     """
     return abs(float(xi)) * float(np.linalg.norm(orthogonal_residual(design, dtheta)))
-
-
-def column_derivative(lib: FeatureSource, power: int, beta: float, step: float = FD_STEP) -> Array:
-    """Centred difference ``(theta(beta + h) - theta(beta - h)) / 2h`` of one exact column."""
-    if step <= 0.0:
-        raise ValueError(f"finite-difference step must be positive, got {step}")
-    plus, minus = lib.columns(int(power), np.array([beta + step, beta - step]))
-    return (plus - minus) / (2.0 * step)
 
 
 def order_sensitivity(lib: FeatureSource, truth: Equation, j: int, step: float = FD_STEP) -> float:

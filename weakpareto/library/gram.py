@@ -123,27 +123,57 @@ class Evaluation:
 
 
 def _blend_gram(table: RowGram, idx: Array, w: Array) -> tuple[Array, Array]:
-    """Gram ``(N, c+1, c+1)`` and sums ``(N, c+1)`` of blended vectors [y, x_1..x_c]."""
-    g = table.gram[idx[:, :, :, None, None], idx[:, None, None, :, :]]
-    gram = np.einsum("niajb,nia,njb->nij", g, w, w)
-    sums = np.einsum("nia,nia->ni", table.sums[idx], w)
+    """Gram ``(N, c+1, c+1)`` and sums ``(N, c+1)`` of blended vectors [y, x_1..x_c].
+
+    ``<w_i0 v_a + w_i1 v_b, w_j0 v_c + w_j1 v_d>`` expanded into four table entries. Every step is
+    elementwise in the candidate axis ``N`` (no einsum/BLAS reductions, whose summation order can
+    depend on the batch shape), so a candidate scores the same bits alone or in any batch — the
+    lock-step DE (:mod:`weakpareto.method.lockstep_de`) relies on this to reproduce SciPy.
+    """
+    idx = np.ascontiguousarray(idx)
+    w = np.ascontiguousarray(w)
+    ii, jj = idx[:, :, None, :], idx[:, None, :, :]  # (N, c+1, 1, 2), (N, 1, c+1, 2)
+    wi, wj = w[:, :, None, :], w[:, None, :, :]
+    gram = (
+        table.gram[ii[..., 0], jj[..., 0]] * wi[..., 0] * wj[..., 0]
+        + table.gram[ii[..., 0], jj[..., 1]] * wi[..., 0] * wj[..., 1]
+    ) + (
+        table.gram[ii[..., 1], jj[..., 0]] * wi[..., 1] * wj[..., 0]
+        + table.gram[ii[..., 1], jj[..., 1]] * wi[..., 1] * wj[..., 1]
+    )
+    sums = table.sums[idx[..., 0]] * w[..., 0] + table.sums[idx[..., 1]] * w[..., 1]
     return gram, sums
 
 
+def _row_dot(a: Array, b: Array) -> Array:
+    """``sum_i a[:, i] b[:, i]`` accumulated left to right (batch-independent, see _blend_gram)."""
+    out = a[:, 0] * b[:, 0]
+    for i in range(1, a.shape[1]):
+        out = out + a[:, i] * b[:, i]
+    return out
+
+
 def _rss(gram: Array, coef: Array) -> Array:
+    """``y^T y - 2 coef^T X^T y + coef^T X^T X coef`` per candidate, floored at 0."""
     yy = gram[:, 0, 0]
     xy = gram[:, 1:, 0]
     xx = gram[:, 1:, 1:]
-    rss = yy - 2.0 * np.einsum("ni,ni->n", coef, xy) + np.einsum("ni,nij,nj->n", coef, xx, coef)
+    if coef.shape[1] == 0:
+        return np.maximum(yy, 0.0)
+    xx_coef = np.stack([_row_dot(xx[:, i, :], coef) for i in range(coef.shape[1])], axis=1)
+    rss = yy - 2.0 * _row_dot(coef, xy) + _row_dot(coef, xx_coef)
     return np.maximum(rss, 0.0)
 
 
 def ridge_from_gram(gram: Array, ridge: float) -> Array:
-    """Column-normalised ridge (paper Eq. 20) from ``[y, X]`` Gram matrices ``(N, c+1, c+1)``."""
+    """Column-normalised ridge (paper Eq. 20) from ``[y, X]`` Gram matrices ``(N, c+1, c+1)``.
+
+    Batch-independent: elementwise scaling and one LAPACK solve (or pseudo-inverse) per matrix.
+    """
     xx = gram[:, 1:, 1:]
     xy = gram[:, 1:, 0]
     c = xx.shape[-1]
-    scale = np.sqrt(np.maximum(np.einsum("nii->ni", xx), 0.0))
+    scale = np.sqrt(np.maximum(np.diagonal(xx, axis1=1, axis2=2), 0.0))
     scale = np.where(scale > 0.0, scale, 1.0)
     a = xx / (scale[:, :, None] * scale[:, None, :])
     rhs = xy / scale
@@ -151,7 +181,8 @@ def ridge_from_gram(gram: Array, ridge: float) -> Array:
         a = a + ridge * np.eye(c)
         sol = np.linalg.solve(a, rhs[..., None])[..., 0]
     else:
-        sol = np.einsum("nij,nj->ni", np.linalg.pinv(a), rhs)
+        pinv = np.linalg.pinv(a)
+        sol = np.stack([_row_dot(pinv[:, i, :], rhs) for i in range(c)], axis=1)
     return sol / scale
 
 

@@ -29,7 +29,7 @@ from weakpareto.method.noise_correction import NoiseCorrection
 from weakpareto.method.search import (
     Candidate,
     PatternObjective,
-    optimise_pattern_branch,
+    optimise_size,
     power_patterns,
     train_val_split,
 )
@@ -163,18 +163,33 @@ class Discovery:
             self.banks, self.tables, self.banks.branch(mode), powers, self.cfg.search
         )
 
+    def size_problems(self, c: int) -> tuple[list[PatternObjective], list[int]]:
+        """The (pattern, branch) objectives of size ``c`` (pattern-major) and their DE seeds."""
+        patterns = power_patterns(self.cfg.powers, c)
+        objectives = [self.objective(br.mode, p) for p in patterns for br in self.branches]
+        seeds = [
+            search_seed(self.cfg.seed, c, j, i)
+            for j in range(1, len(patterns) + 1)
+            for i in range(len(self.branches))
+        ]
+        return objectives, seeds
+
     def best_of_size(self, c: int, progress: ProgressFn | None = None) -> Candidate:
-        """Best-by-c over all power patterns and admitted branches (spec §6.5)."""
+        """Best-by-c over all power patterns and admitted branches (spec §6.5).
+
+        All (pattern, branch) problems of the size are optimised together
+        (:func:`weakpareto.method.search.optimise_size`: lock-step DE under the paper's
+        immediate updating), then compared pattern by pattern as before.
+        """
+        patterns = power_patterns(self.cfg.powers, c)
+        objectives, seeds = self.size_problems(c)
+        cands = optimise_size(objectives, self.cfg.beta_range, seeds, self.cfg.search)
+        self.n_evals += sum(o.n_evals for o in objectives)
         best: Candidate | None = None
-        seed = self.cfg.seed
-        for j, pattern in enumerate(power_patterns(self.cfg.powers, c), start=1):
+        per_pattern = len(self.branches)
+        for j, pattern in enumerate(patterns):
             winner: Candidate | None = None
-            for i, br in enumerate(self.branches):
-                obj = self.objective(br.mode, pattern)
-                cand = optimise_pattern_branch(
-                    obj, self.cfg.beta_range, search_seed(seed, c, j, i), self.cfg.search
-                )
-                self.n_evals += obj.n_evals
+            for cand in cands[j * per_pattern : (j + 1) * per_pattern]:
                 if winner is None or (cand.objective, cand.val_error) < (
                     winner.objective,
                     winner.val_error,

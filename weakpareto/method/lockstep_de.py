@@ -3,10 +3,13 @@
 :func:`lockstep_differential_evolution` runs ``P`` independent differential-evolution problems
 side by side and reproduces, for every one of them, the trajectory of SciPy 1.17.1's
 ``scipy.optimize.differential_evolution(func, bounds, strategy="best1bin",
-init="latinhypercube", updating="immediate", polish=False, workers=1, vectorized=False,
-constraints=(), integrality=None, ...)`` bit for bit: same ``x``, ``fun``, ``nit``, ``nfev``,
-``success``/``message``, final population and population energies
-(``tests/method/test_lockstep_de.py`` checks this with ``np.array_equal`` against SciPy itself).
+init="latinhypercube", updating="immediate" | "deferred", polish=False, workers=1,
+constraints=(), integrality=None, ...)`` bit for bit: same ``x``, ``fun``, ``nit``,
+``success``/``message``, final population and population energies, and ``nfev`` (SciPy's
+vectorised mode counts calls instead of points) (``tests/method/test_lockstep_de.py`` checks this
+with ``np.array_equal`` against SciPy itself; ``tests/method/test_search_lockstep.py`` on the
+method's own objectives). The search (:func:`weakpareto.method.search.optimise_size`) runs every
+(power pattern, temporal branch) problem of one support size through it.
 
 Why: with immediate updating each trial vector of one problem must be scored before the next is
 built, so a single problem cannot be batched. Independent problems can: at each step every
@@ -33,6 +36,10 @@ The SciPy path reproduced here (read from ``scipy/optimize/_differentialevolutio
   ``trial = where(cross, best + F * (pop[r0] - pop[r1]), pop[c])``; entries outside ``[0, 1]``
   are redrawn with one ``uniform(size=#outside)``; the trial replaces ``c`` if its energy is
   ``<=``, and if it is also ``<=`` the best energy the lowest energy is swapped to index 0;
+* deferred updating instead: per generation the dither draw, one shuffle per member (``r0,
+  r1``), one ``integers(N, size=S)`` draw of fill points, one ``uniform(size=(S, N))`` crossover
+  draw, one redraw of the entries outside ``[0, 1]`` (row-major); then every trial is scored,
+  kept where ``<=`` its member, and the lowest energy swapped to index 0;
 * after every generation: converged iff no energy is infinite and
   ``std(E) <= atol + tol * |mean(E)|``; stop when converged (success) or after ``maxiter``
   generations (not a success).
@@ -153,6 +160,13 @@ def _draw_index(rng: RandomStream, high: int) -> int:
     return int(rng.randint(high, high=None, size=None, dtype="int64"))
 
 
+def _draw_indices(rng: RandomStream, high: int, size: int) -> IntArray:
+    """``size`` integers in ``[0, high)`` in one draw, as ``rng_integers(rng, high, size=size)``."""
+    if isinstance(rng, np.random.Generator):
+        return rng.integers(high, high=None, size=size, dtype="int64", endpoint=False)
+    return rng.randint(high, high=None, size=size, dtype="int64")
+
+
 def _latin_hypercube(rng: RandomStream, size: int, dim: int) -> FloatArray:
     """``size`` points in ``[0, 1)^dim``, one per segment and parameter, in SciPy's draw order."""
     starts = np.linspace(0.0, 1.0, size, endpoint=False)[:, np.newaxis]
@@ -213,6 +227,14 @@ def _prepare(problem: LockstepProblem) -> _Prepared:
         atol=problem.atol,
         maxiter=int(problem.maxiter),
     )
+
+
+def _first_two_others(head: IntArray) -> tuple[IntArray, IntArray]:
+    """Row ``c`` of ``head``: the first two entries other than ``c`` (SciPy's ``r0, r1``)."""
+    member = np.arange(head.shape[0])
+    r0 = np.where(head[:, 0] == member, head[:, 1], head[:, 0])
+    r1 = np.where((head[:, 0] == member) | (head[:, 1] == member), head[:, 2], head[:, 1])
+    return r0, r1
 
 
 def _converged(energies: FloatArray, tol: float, atol: float) -> bool:
@@ -347,6 +369,56 @@ class _Lockstep:
         ended = active[self.member[active] == self.sizes[active]]
         self.member[ended] = 0
         self.nit[ended] += 1
+        return self._end_generations(ended, active)
+
+    def generation(self, active: IntArray) -> IntArray:
+        """One deferred-updating generation of every active problem, all trials scored together.
+
+        SciPy's ``updating="deferred"`` order per problem: dither draw, one shuffle per member
+        (``r0, r1``), one vector of fill points, one ``(S, N)`` crossover draw, one redraw of the
+        entries outside ``[0, 1]`` (row-major), then all trials scored, each kept if ``<=`` its
+        member, and the lowest energy swapped to index 0.
+        """
+        self._start_generations(active)
+        trials: list[FloatArray] = []
+        for k in active.tolist():
+            rng, dim, size = self.rngs[k], self.dim_list[k], int(self.sizes[k])
+            order = self.order[k]
+            head = np.empty((size, 3), dtype=np.intp)  # first three entries after each shuffle
+            for c in range(size):
+                rng.shuffle(order)
+                head[c] = order[:3]
+            r0, r1 = _first_two_others(head)
+            fill = _draw_indices(rng, dim, size)
+            cross = rng.uniform(size=(size, dim)) < self.prepared[k].recombination
+            cross[np.arange(size), fill] = True
+            pop = self.pop[k, :size, :dim]
+            mutant = pop[0] + self.factor[k] * (pop[r0] - pop[r1])
+            trial = np.where(cross, mutant, pop)
+            outside = (trial > 1) | (trial < 0)
+            if n_out := int(np.count_nonzero(outside)):
+                trial[outside] = rng.uniform(size=n_out)
+            padded = np.zeros((size, self.pop.shape[2]))
+            padded[:, :dim] = trial
+            trials.append(padded)
+        owner = np.repeat(active, self.sizes[active])
+        energy = self._score(owner, np.concatenate(trials))
+        start = 0
+        for k, trial in zip(active.tolist(), trials):
+            size = int(self.sizes[k])
+            e = energy[start : start + size]
+            start += size
+            accept = e <= self.energies[k, :size]
+            self.pop[k, :size] = np.where(accept[:, np.newaxis], trial, self.pop[k, :size])
+            self.energies[k, :size] = np.where(accept, e, self.energies[k, :size])
+        self.nfev[active] += self.sizes[active]
+        self._promote(active)
+        self.nit[active] += 1
+        return self._end_generations(active, active)
+
+    def _end_generations(self, ended: IntArray, active: IntArray) -> IntArray:
+        """SciPy's test after a generation of each ``ended`` problem (converged, or ``maxiter``
+        generations run); returns the ``active`` problems still running."""
         for k in ended.tolist():
             p = self.prepared[k]
             if _converged(self.energies[k, : self.sizes[k]], p.tol, p.atol):
@@ -372,17 +444,25 @@ class _Lockstep:
 
 
 def lockstep_differential_evolution(
-    problems: Sequence[LockstepProblem], batch_objective: BatchObjective
+    problems: Sequence[LockstepProblem],
+    batch_objective: BatchObjective,
+    updating: str = "immediate",
 ) -> list[LockstepResult]:
-    """Run every problem as SciPy 1.17.1's immediate-updating ``best1bin`` DE would, in lock-step.
+    """Run every problem as SciPy 1.17.1's ``best1bin`` DE would, in lock-step.
+
+    ``updating="immediate"`` (SciPy's default, the paper's runs) or ``"deferred"`` (SciPy's
+    ``updating="deferred"``, with or without ``vectorized=True``: the draws do not depend on it).
 
     ``batch_objective(problem_ids, X)`` scores row ``X[i, :dim]`` for problem ``problem_ids[i]``
     (columns beyond that problem's dimension are NaN) and returns one energy per row. It is
     called once for all initial populations (ids repeat, each population in member order) and
-    then once per step with one trial vector for every problem still running, in increasing
-    problem order; a problem stops after converging or after ``maxiter`` generations. Returns
-    one :class:`LockstepResult` per problem, in input order.
+    then once per step with one trial vector for every problem still running (deferred: once
+    per generation with every member's trial of every running problem), in increasing problem
+    order; a problem stops after converging or after ``maxiter`` generations. Returns one
+    :class:`LockstepResult` per problem, in input order.
     """
+    if updating not in ("immediate", "deferred"):
+        raise ValueError(f"updating={updating!r}: use 'immediate' or 'deferred'")
     prepared = [_prepare(p) for p in problems]
     if not prepared:
         return []
@@ -395,8 +475,9 @@ def lockstep_differential_evolution(
         if p.maxiter < 1:
             state.finish(k, success=False)  # SciPy: no generation run, maxiter message
     active = np.array([k for k in range(len(prepared)) if k not in state.results], dtype=np.intp)
+    advance = state.step if updating == "immediate" else state.generation
     while active.size:
-        active = state.step(active)
+        active = advance(active)
     return [state.results[k] for k in range(len(prepared))]
 
 

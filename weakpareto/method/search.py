@@ -22,8 +22,9 @@ from scipy.optimize import differential_evolution
 
 from weakpareto._typing import Array
 from weakpareto.library.gram import TINY, Evaluation, GramTables, OrderBanks
+from weakpareto.method.lockstep_de import LockstepProblem, lockstep_differential_evolution
 from weakpareto.method.settings import SearchSettings
-from weakpareto.numerics.orders import Branch, snap_beta
+from weakpareto.numerics.orders import Branch, beta_blend, snap_beta
 from weakpareto.records import Equation, Mode, OperatorKind, Term
 
 
@@ -214,13 +215,10 @@ def _inside_bounds(x0: Array, bounds: list[tuple[float, float]]) -> Array:
     return x
 
 
-def optimise_pattern_branch(
-    objective: PatternObjective,
-    beta_range: tuple[float, float],
-    seed: int,
-    settings: SearchSettings,
-) -> Candidate:
-    """Anchor start, then scipy differential evolution from the best anchor (spec §6.5)."""
+def _start(
+    objective: PatternObjective, beta_range: tuple[float, float], settings: SearchSettings
+) -> tuple[list[tuple[float, float]], Array, float]:
+    """DE bounds, the start point ``x0`` (best truth-agnostic anchor) and its objective value."""
     br, powers = objective.branch, objective.powers
     beta_bounds = cast(tuple[float, float], tuple(beta_range))
     bounds = ([(br.lo, br.hi)] if objective.fractional else []) + [beta_bounds] * len(powers)
@@ -240,7 +238,32 @@ def optimise_pattern_branch(
         x0 = np.array(
             ([0.5 * (br.lo + br.hi)] if objective.fractional else []) + [mid_b] * len(powers)
         )
-    x0 = _inside_bounds(np.asarray(x0, dtype=float), bounds)
+    return bounds, _inside_bounds(np.asarray(x0, dtype=float), bounds), anchor_val
+
+
+def _finish(
+    objective: PatternObjective,
+    bounds: list[tuple[float, float]],
+    x: Array,
+    x0: Array,
+    anchor_val: float,
+) -> Candidate:
+    """The DE optimum ``x`` (clipped to the bounds) unless the start anchor scores better."""
+    best_x = np.clip(x, [b[0] for b in bounds], [b[1] for b in bounds])
+    de_val = float(objective(best_x[None])[0])
+    if not de_val < anchor_val:
+        best_x = x0
+    return objective.candidate(best_x)
+
+
+def optimise_pattern_branch(
+    objective: PatternObjective,
+    beta_range: tuple[float, float],
+    seed: int,
+    settings: SearchSettings,
+) -> Candidate:
+    """Anchor start, then scipy differential evolution from the best anchor (spec §6.5)."""
+    bounds, x0, anchor_val = _start(objective, beta_range, settings)
     if settings.vectorized:
         func: Callable = lambda x: objective(np.asarray(x).T)  # noqa: E731  (dim, S) -> (S,)
     else:
@@ -260,8 +283,111 @@ def optimise_pattern_branch(
             x0=x0,
             vectorized=settings.vectorized,
         )
-    best_x = np.clip(res.x, [b[0] for b in bounds], [b[1] for b in bounds])
-    de_val = float(objective(best_x[None])[0])
-    if not de_val < anchor_val:
-        best_x = x0
-    return objective.candidate(best_x)
+    return _finish(objective, bounds, res.x, x0, anchor_val)
+
+
+class SizeObjective:
+    """The objectives of several (pattern, branch) problems of one support size, as one
+    :data:`weakpareto.method.lockstep_de.BatchObjective`: ``(problem_ids, X) -> J``.
+
+    Every row is scored with the same elementwise arithmetic as :meth:`PatternObjective.__call__`
+    on that row alone (stencils, one batch-independent Gram evaluation, ``log10`` and the
+    duplicate penalty of Eq. 30), so the values are bit-identical to the per-problem objective.
+    """
+
+    def __init__(self, objectives: list[PatternObjective]) -> None:
+        first = objectives[0]
+        self.objectives = objectives
+        self.banks, self.tables, self.settings = first.banks, first.tables, first.settings
+        self.c = len(first.powers)
+        if any(o.tables is not self.tables or len(o.powers) != self.c for o in objectives):
+            raise ValueError("a SizeObjective needs problems of one size on one set of tables")
+        self.fractional = np.array([o.fractional for o in objectives])
+        self.modes = sorted({o.branch.mode for o in objectives})
+        self.mode_of = np.array([self.modes.index(o.branch.mode) for o in objectives])
+        self.column_offset = np.array(
+            [[self.banks.column_offset[p] for p in o.powers] for o in objectives], dtype=np.intp
+        ).reshape(len(objectives), self.c)
+        self.pairs = list(itertools.combinations(range(self.c), 2))
+        self.same_power = np.array(
+            [[o.powers[i] == o.powers[j] for i, j in self.pairs] for o in objectives], dtype=bool
+        ).reshape(len(objectives), len(self.pairs))
+
+    def __call__(self, ids: NDArray[np.intp], x: Array) -> Array:
+        c, m = self.c, ids.size
+        frac = self.fractional[ids]
+        if x.shape[1] < c + 1:  # no fractional problem: pad the alpha column
+            x = np.concatenate([x, np.full((m, c + 1 - x.shape[1]), np.nan)], axis=1)
+        alpha = np.where(frac, x[:, 0], 1.0)
+        betas = np.where(frac[:, None], x[:, 1 : c + 1], x[:, :c])
+        t_idx = np.empty((m, 2), dtype=np.intp)
+        t_w = np.empty((m, 2))
+        for k, mode in enumerate(self.modes):
+            rows = np.flatnonzero(self.mode_of[ids] == k)
+            if rows.size:
+                t_idx[rows], t_w[rows] = self.banks.target_stencil(mode, alpha[rows])
+        c_idx, c_w = beta_blend(betas, self.banks.beta_nodes)
+        c_idx = c_idx + self.column_offset[ids][:, :, None]
+        idx = np.concatenate([t_idx[:, None], c_idx], axis=1)
+        w = np.concatenate([t_w[:, None], c_w], axis=1)
+        ev = self.tables.evaluate(idx, w, self.settings.ridge)
+        obj = np.log10(np.maximum(ev.val_error, TINY))
+        s = self.settings
+        pen = np.zeros(m)
+        for k, (i, j) in enumerate(self.pairs):
+            term = s.dup_weight * np.maximum(
+                0.0, (s.dup_gap - np.abs(betas[:, i] - betas[:, j])) / s.dup_gap
+            )
+            pen = pen + np.where(self.same_power[ids, k], term, 0.0)
+        counts = np.bincount(ids, minlength=len(self.objectives))
+        for o, n in zip(self.objectives, counts.tolist()):
+            o.n_evals += n
+        return cast(Array, obj + pen)
+
+
+def scipy_updating(settings: SearchSettings) -> str:
+    """SciPy's effective updating: a vectorised objective runs deferred (SciPy switches, warns)."""
+    return "deferred" if settings.vectorized else settings.updating
+
+
+def optimise_size(
+    objectives: list[PatternObjective],
+    beta_range: tuple[float, float],
+    seeds: list[int],
+    settings: SearchSettings,
+    engine: str = "lockstep",
+) -> list[Candidate]:
+    """:func:`optimise_pattern_branch` for every problem of one support size.
+
+    The problems are independent, so by default (``engine="lockstep"``) they run in lock-step
+    (:func:`weakpareto.method.lockstep_de.lockstep_differential_evolution`): each problem's
+    trajectory is SciPy's bit for bit — immediate updating (the paper's) or deferred (the fast
+    mode) — and each DE step (deferred: generation) scores the trials of every running problem
+    in one batched Gram evaluation. ``engine="scipy"`` runs SciPy on each problem in turn (the
+    reference the lock-step path is tested against).
+    """
+    if engine not in ("lockstep", "scipy"):
+        raise ValueError(f"engine={engine!r}: use 'lockstep' or 'scipy'")
+    if engine == "scipy" or not objectives:
+        return [
+            optimise_pattern_branch(o, beta_range, sd, settings) for o, sd in zip(objectives, seeds)
+        ]
+    starts = [_start(o, beta_range, settings) for o in objectives]
+    problems = [
+        LockstepProblem(
+            bounds=bounds,
+            seed=sd,
+            x0=x0,
+            maxiter=settings.maxiter,
+            popsize=settings.popsize,
+            tol=settings.tol,
+        )
+        for (bounds, x0, _), sd in zip(starts, seeds)
+    ]
+    results = lockstep_differential_evolution(
+        problems, SizeObjective(objectives), scipy_updating(settings)
+    )
+    return [
+        _finish(o, bounds, r.x, x0, anchor_val)
+        for o, (bounds, x0, anchor_val), r in zip(objectives, starts, results)
+    ]

@@ -23,11 +23,15 @@ between the Riesz and the directional values of the paper), or an interval press
 search range; code ``unstable_term`` for a selected term kept by fewer than
 :data:`MIN_INCLUSION` of the resamples.
 
-How to read the intervals: they describe how much the estimate moves when the weak equations
-are resampled (sampling variability given the support, the test functions and the noise). They
-do not include biases common to every resample — noise bias of nonlinear terms, discretisation
-error — nor the uncertainty of choosing the support (that is what the inclusion frequencies
-measure).
+How to read the intervals: the raw bootstrap percentiles describe how much the estimate moves
+when the weak equations are resampled (sampling variability given the support, the test
+functions and the noise); they miss the error every resample shares (discretisation of the weak
+forms, noise bias of high-order columns). The reported intervals are therefore the raw ones
+widened by :data:`weakpareto.method.intervals.CALIBRATION` (a factor and a floor per quantity,
+fitted for 90 % coverage on FADE and Burgers at 1-10 % noise, validated on RD space:
+results/uncertainty/tab_uncertainty.md). They are conditional on the selected support and
+temporal branch: a wrong structure is not covered — that is what the inclusion frequencies and
+the identifiability warnings are for.
 """
 
 from __future__ import annotations
@@ -41,53 +45,25 @@ from typing import Any
 import numpy as np
 
 from weakpareto._typing import Array
-from weakpareto.diagnostics.identifiability import column_derivative, orthogonal_residual
 from weakpareto.errors import UserInputError
 from weakpareto.library.gram import FeatureSource
-from weakpareto.method.discovery import exact_system, fit_rows
+from weakpareto.method.intervals import BOUND_SHARE as BOUND_SHARE
+from weakpareto.method.intervals import CALIBRATION, bootstrap_equation, calibrate
+from weakpareto.method.intervals import MIN_INCLUSION as MIN_INCLUSION
+from weakpareto.method.intervals import S_MIN as S_MIN
+from weakpareto.method.intervals import TAU_Q as TAU_Q
+from weakpareto.method.intervals import order_sensitivities as order_sensitivities
 from weakpareto.method.settings import DiscoveryConfig
-from weakpareto.method.uncertainty import (
-    BootstrapResult,
-    BootstrapSettings,
-    Bounds,
-    Model,
-    bootstrap,
-    central_interval,
-)
-from weakpareto.numerics.orders import beta_nodes, first_positive, temporal_branches
+from weakpareto.method.uncertainty import BootstrapResult, central_interval
 from weakpareto.records import DiscoveryResult, Equation, Term
 from weakpareto.user.scaling import Scales
 from weakpareto.user.validation import check_choice, check_int
 from weakpareto.user.warnings import FitWarning
 
-#: Interval width (alpha or an order) above which the estimate is called unreliable.
-TAU_Q = 0.15
-#: Local sensitivity below which an order is weakly identifiable (paper tab:local-identifiability:
-#: Riesz 0.12 / 0.10 with order errors 0.2-0.4 at 10 % noise; FADE 0.50, Burgers 1.61).
-S_MIN = 0.2
-#: Inclusion frequency below which a selected term is flagged as unstable.
-MIN_INCLUSION = 0.6
-#: Fraction of resamples on a refit bound above which an interval is reported as truncated.
-BOUND_SHARE = 0.1
 #: Number of alternative terms reported.
 N_ALTERNATIVES = 3
 #: Uncertainty methods (None = off).
 UNCERTAINTY_METHODS = ("bootstrap",)
-
-
-def _index(term: Term, two_d: bool) -> int:
-    if two_d:
-        return 1 if term.direction == "y" else 0
-    return int(term.power)
-
-
-def _model(eq: Equation, two_d: bool) -> Model:
-    return Model(
-        eq.mode,
-        1.0 if eq.mode == "int" else float(eq.alpha),
-        tuple(_index(t, two_d) for t in eq.terms),
-        tuple(float(t.order) for t in eq.terms),
-    )
 
 
 def _pair(v: tuple[float, float] | None) -> list[float | None] | None:
@@ -238,8 +214,8 @@ class Uncertainty:
         block = " x ".join(str(b) for b in self.block)
         out = [
             f"uncertainty (block bootstrap: {self.n_boot} resamples of {self.n_tiles} tiles of "
-            f"{block} neighbouring tests; {pct} intervals, inclusion = share of resamples "
-            f"keeping the term):"
+            f"{block} neighbouring tests; calibrated {pct} intervals, conditional on the "
+            "selected terms and branch; inclusion = share of resamples keeping the term):"
         ]
         if self.alpha_interval is None:
             out.append(f"  alpha   {self.alpha:.4f} (integer branch, exact)")
@@ -295,34 +271,6 @@ def check_uncertainty(p: Mapping[str, Any]) -> dict[str, Any]:
 
 
 # -- computation ----------------------------------------------------------------------------------
-def _bounds(cfg: DiscoveryConfig, eq: Equation) -> Bounds:
-    branches = temporal_branches(cfg.alpha_range, cfg.n_alpha_nodes, cfg.eps_alpha)
-    alpha = (1.0, 1.0)
-    for br in branches:
-        if br.mode == eq.mode:
-            alpha = (float(br.lo), float(br.hi))
-    nodes = beta_nodes(cfg.beta_range, cfg.n_beta_nodes)
-    lo = first_positive(nodes) if nodes[0] == 0.0 else float(cfg.beta_range[0])
-    return Bounds(alpha, (float(lo), float(cfg.beta_range[1])))
-
-
-def order_sensitivities(source: FeatureSource, eq: Equation, two_d: bool) -> list[float | None]:
-    """``S_beta`` of every term of ``eq`` (None for the identity term); paper Eq.
-    eq:weak-order-sensitivity on the selected support at the discovered orders."""
-    idx = tuple(_index(t, two_d) for t in eq.terms)
-    betas = np.array([t.order for t in eq.terms], dtype=float)
-    _, x = exact_system(source, eq.mode, eq.alpha, idx, betas)
-    out: list[float | None] = []
-    for j, t in enumerate(eq.terms):
-        norm = float(np.linalg.norm(x[:, j]))
-        if t.is_identity or not norm > 0.0:
-            out.append(None)
-            continue
-        d = column_derivative(source, idx[j], float(t.order))
-        out.append(float(np.linalg.norm(orthogonal_residual(x, d))) / norm)
-    return out
-
-
 def run_uncertainty(
     source: FeatureSource,
     raw: DiscoveryResult,
@@ -333,28 +281,10 @@ def run_uncertainty(
     level: float,
 ) -> Uncertainty:
     """Bootstrap the dimensionless result ``raw`` and report it in the data's units."""
-    eq = raw.final
-    model = _model(eq, two_d)
-    alts = [_model(fp.equation, two_d) for fp in raw.front if fp.equation.terms]
-    ridge = cfg.search.ridge
-    refit_ridge = ridge if cfg.refine.ridge is None else cfg.refine.ridge
-    y, x = exact_system(source, eq.mode, eq.alpha, model.index, np.array(model.orders))
-    resid = y - x @ fit_rows(y, x, refit_ridge)
-    settings = BootstrapSettings(n_boot=n_boot, level=level, seed=cfg.seed)
-    boot = bootstrap(
-        source,
-        model,
-        _bounds(cfg, eq),
-        settings,
-        ridge=ridge,
-        refit_ridge=refit_ridge,
-        margin=cfg.selection.margin,
-        gain_floor=cfg.selection.gain_floor,
-        alternatives=alts,
-        resid=resid,
+    eb = bootstrap_equation(
+        source, raw.final, [fp.equation for fp in raw.front], cfg, two_d, n_boot, level
     )
-    sens = order_sensitivities(source, eq, two_d)
-    return _report(boot, eq, scales, sens, cfg.operator, two_d)
+    return _report(eb.boot, raw.final, scales, eb.sensitivities, cfg.operator, two_d)
 
 
 def uncertainty_of(
@@ -400,8 +330,12 @@ def _report(
                 order=float(tp.order),
                 coef=float(tp.coef),
                 direction=tp.direction,
-                order_interval=central_interval(boot.orders[:, j], level) if free else None,
-                coef_interval=central_interval(coefs, level),
+                order_interval=(
+                    _calibrated("beta", central_interval(boot.orders[:, j], level), tp.order)
+                    if free
+                    else None
+                ),
+                coef_interval=_calibrated("xi", central_interval(coefs, level), tp.coef),
                 inclusion=float(boot.inclusion[j]),
                 sensitivity=sens[j],
                 at_bound=float(boot.at_bound[:, 1 + j].mean()),
@@ -420,7 +354,11 @@ def _report(
         level=level,
         seed=boot.settings.seed,
         alpha=float(eq.alpha),
-        alpha_interval=central_interval(boot.alpha, level) if boot.alpha_free else None,
+        alpha_interval=(
+            _calibrated("alpha", central_interval(boot.alpha, level), eq.alpha)
+            if boot.alpha_free
+            else None
+        ),
         alpha_at_bound=float(boot.at_bound[:, 0].mean()),
         terms=tuple(terms),
         alternatives=tuple(alternatives),
@@ -430,6 +368,12 @@ def _report(
         n_tiles=boot.n_tiles,
         seconds=boot.seconds,
     )
+
+
+def _calibrated(quantity: str, raw: tuple[float, float], centre: float) -> tuple[float, float]:
+    """The reported interval: the raw percentile interval widened by the package's
+    calibration (:data:`weakpareto.method.intervals.CALIBRATION`)."""
+    return calibrate(raw, float(centre), CALIBRATION[quantity])
 
 
 def _physical(

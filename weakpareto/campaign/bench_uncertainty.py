@@ -1,0 +1,99 @@
+"""Cost of ``uncertainty=bootstrap`` against one fit (issue 14: B = 100 adds at most 3x a fit).
+
+:func:`uncertainty_cost` times, with one BLAS thread, one seed's fit as ``wp run`` computes it
+(data, noise, weak library, discovery: :func:`weakpareto.campaign.compute.fit_seed`) and the
+block bootstrap of its selected equation with ``n_boot`` resamples
+(:func:`weakpareto.campaign.compute.bootstrap_seed`: local order bank, per-tile Gram tables,
+``n_boot`` refits with reselection, ``S_beta``), each the median over ``repeats`` runs of the same
+seed. :func:`write_uncertainty_cost` writes ``uncertainty_cost.{csv,md}``.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+from threadpoolctl import threadpool_limits
+
+from weakpareto.campaign.compose import compose_config
+from weakpareto.campaign.compute import bootstrap_seed, fit_seed
+from weakpareto.io import write_csv_atomic, write_text_atomic
+
+#: The issue's target: fit + bootstrap at most this many times one fit.
+TARGET_RATIO = 3.0
+STEM = "uncertainty_cost"
+
+
+def uncertainty_cost(
+    benchmark: str = "fade",
+    noise: float = 0.1,
+    n_boot: int = 100,
+    repeats: int = 3,
+    seed: int = 0,
+    overrides: Sequence[str] = (),
+) -> pd.DataFrame:
+    """One row: ``benchmark, noise, n_boot, repeats, fit_s, bootstrap_s, ratio`` with
+    ``ratio = (fit_s + bootstrap_s) / fit_s`` (medians over ``repeats``, one BLAS thread) and
+    ``target`` (:data:`TARGET_RATIO`)."""
+    cfg = compose_config(
+        [f"benchmark={benchmark}", f"noise={noise}", "uncertainty=bootstrap",
+         f"n_boot={n_boot}", *overrides]
+    )  # fmt: skip
+    fits, boots = [], []
+    with threadpool_limits(1):
+        for _ in range(max(1, int(repeats))):
+            t0 = time.perf_counter()
+            result, source, two_d = fit_seed(cfg, seed)
+            t1 = time.perf_counter()
+            bootstrap_seed(cfg, seed, result, source, two_d)
+            t2 = time.perf_counter()
+            fits.append(t1 - t0)
+            boots.append(t2 - t1)
+    fit_s, boot_s = statistics.median(fits), statistics.median(boots)
+    return pd.DataFrame(
+        [
+            {
+                "benchmark": benchmark,
+                "noise": float(noise),
+                "n_boot": int(n_boot),
+                "repeats": len(fits),
+                "fit_s": fit_s,
+                "bootstrap_s": boot_s,
+                "ratio": (fit_s + boot_s) / fit_s,
+                "target": TARGET_RATIO,
+            }
+        ]
+    )
+
+
+def render_markdown(df: pd.DataFrame) -> str:
+    """The markdown note of :func:`uncertainty_cost` rows."""
+    lines = [
+        "# Cost of uncertainty=bootstrap",
+        "",
+        "One seed as `wp run` computes it (fit: data, noise, weak library, discovery in the "
+        "default deferred DE mode) and the block bootstrap of its selected equation, medians "
+        f"over repeats, one BLAS thread. Target: (fit + bootstrap) / fit <= {TARGET_RATIO:g}.",
+        "",
+        "| Benchmark | Noise % | B | Repeats | Fit (s) | Bootstrap (s) | (fit+boot)/fit | Target |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for _, r in df.iterrows():
+        ok = "met" if r["ratio"] <= r["target"] else "missed"
+        lines.append(
+            f"| {r['benchmark']} | {100 * r['noise']:g} | {int(r['n_boot'])} | "
+            f"{int(r['repeats'])} | {r['fit_s']:.2f} | {r['bootstrap_s']:.2f} | "
+            f"{r['ratio']:.2f} | <= {r['target']:g} ({ok}) |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def write_uncertainty_cost(out_dir: str | Path, df: pd.DataFrame) -> tuple[Path, Path]:
+    """Write ``out_dir/uncertainty_cost.csv`` and ``.md`` atomically; returns both paths."""
+    out = Path(out_dir)
+    csv_path = write_csv_atomic(df, out / f"{STEM}.csv")
+    md_path = write_text_atomic(out / f"{STEM}.md", render_markdown(df), make_parents=True)
+    return csv_path, md_path
