@@ -25,7 +25,7 @@ LAUNCH = $(LAUNCH_$(LAUNCHER)) $(LAUNCH_ARGS)
 EXPERIMENTS = main main_deferred rdnoise robustness ablation superunit gaussian appendix ksens \
               margin twod twod_width twod_resolution yu
 .PHONY: install demo test test-slow lint typecheck format tables reproduce diagnostics bench clean \
-        reproduce-frozen-soil reproduce-beyond reproduce-uncertainty \
+        reproduce-frozen-soil reproduce-beyond reproduce-uncertainty reproduce-yu-fast \
         $(addprefix reproduce-,$(EXPERIMENTS))
 
 $(BIN)/.installed: pyproject.toml
@@ -73,7 +73,11 @@ reproduce-appendix: install
 	$(WP) run -m +experiment=appendix_ade_p0 workers=$(WORKERS) results_dir=$(RUNS) progress=false $(LAUNCH)
 	$(WP) run -m +experiment=appendix_riesz2_p0_aic workers=$(WORKERS) results_dir=$(RUNS) \
 	    progress=false $(LAUNCH)
-# tab:yu: its yu_neural rows need PyTorch (CPU), the optional extra [neural]
+# tab:yu: its yu_neural rows need PyTorch (CPU), the optional extra [neural], and ~10 min per
+# seed; reproduce-yu-fast runs the table's other two methods (Weak-Pareto, yu_spline), ~1 min
+reproduce-yu-fast: install
+	$(WP) run -m +experiment=yu method=weak_pareto,yu_spline workers=$(WORKERS) results_dir=$(RUNS) \
+	    progress=false $(LAUNCH)
 reproduce-yu: install
 	$(BIN)/pip install -q -e '.[neural]'
 	$(WP) run -m +experiment=yu workers=$(WORKERS) results_dir=$(RUNS) progress=false $(LAUNCH)
@@ -120,8 +124,9 @@ diagnostics: install
 	$(BIN)/python scripts/forward_validation.py --runs $(RUNS)
 	$(BIN)/python scripts/compare_updating.py $(RUNS)
 
-## every experiment configured so far, then the diagnostics and the tables
-reproduce: $(addprefix reproduce-,$(EXPERIMENTS))
+## every paper-table experiment (tab:yu without its neural rows: make reproduce-yu, ~2.5 h), then
+## the diagnostics and the tables; ~5 min on 2 cores from an empty results directory
+reproduce: $(addprefix reproduce-,$(filter-out yu,$(EXPERIMENTS))) reproduce-yu-fast
 	$(MAKE) diagnostics tables
 
 bench: install

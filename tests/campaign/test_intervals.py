@@ -54,6 +54,23 @@ def test_run_with_uncertainty_writes_the_interval_columns(tmp_path):
     assert isinstance(list(row["uncertainty_flags"]), list)
 
 
+def test_a_failed_bootstrap_keeps_the_fit_and_says_why(tmp_path, monkeypatch):
+    """A numerical failure of the resampling (not of the fit) leaves an ok row without
+    intervals whose flags name the failure; the fit's columns are those of a plain run."""
+
+    def singular(*args, **kwargs):
+        raise ArithmeticError("resample Gram is singular")
+
+    monkeypatch.setattr(runner, "bootstrap_seed", singular)
+    runner.run_config(_cfg(tmp_path / "a", "uncertainty=bootstrap", "n_boot=8"))
+    runner.run_config(_cfg(tmp_path / "b"))
+    row, plain = load_runs(tmp_path / "a").iloc[0], load_runs(tmp_path / "b").iloc[0]
+    assert row["status"] == "ok" and row["equation"] == plain["equation"]
+    assert row["uncertainty"] == "bootstrap" and pd.isna(row["alpha_lo"])
+    (flag,) = list(row["uncertainty_flags"])
+    assert flag.startswith("bootstrap_failed: ") and "resample Gram is singular" in flag
+
+
 def test_runs_without_uncertainty_keep_their_rows_and_config_hash(tmp_path):
     cfg = _cfg(tmp_path)
     runner.run_config(cfg)

@@ -202,6 +202,7 @@ def compute_seed(
     }
     t0 = time.perf_counter()
     boot: EquationBootstrap | None = None
+    boot_error = ""
     try:
         if uncertainty_settings(cfg) is None:
             result = discover_seed(cfg, key.seed, progress)
@@ -210,7 +211,10 @@ def compute_seed(
             result, source, two_d = fit_seed(cfg, key.seed, progress)
             check_result(result)
             t_fit = time.perf_counter()
-            boot = bootstrap_seed(cfg, key.seed, result, source, two_d)
+            try:
+                boot = bootstrap_seed(cfg, key.seed, result, source, two_d)
+            except NUMERICAL_FAILURES as err:  # the fit stands; the row says why no intervals
+                boot_error = f"bootstrap_failed: {failure_reason(err)}: {type(err).__name__}: {err}"
             t0 += time.perf_counter() - t_fit
     except NUMERICAL_FAILURES as err:  # a property of this seed's data: record, go on
         runtime = time.perf_counter() - t0
@@ -227,6 +231,8 @@ def compute_seed(
     row = res.run_record(result, metrics, key, truth=truth, runtime=runtime, **extra)
     if boot is not None:
         row.update(uncertainty_columns(boot, result.final, truth, metrics))
+    elif boot_error:
+        row.update(uncertainty="bootstrap", uncertainty_flags=[boot_error])
     return row, res.front_records(result, key)
 
 
