@@ -138,26 +138,38 @@ def parse_value(text: str) -> Any:
     return _scalar(s)
 
 
-def parse_args(args: list[str]) -> dict[str, Any]:
-    """``key=value`` tokens -> dict; unknown, repeated or malformed keys raise."""
-    keys = valid_keys()
+def parse_key_values(
+    args: list[str],
+    keys: list[str] | tuple[str, ...],
+    string_keys: tuple[str, ...],
+    command: str,
+    example: str,
+    strip_values: bool = False,
+) -> dict[str, Any]:
+    """``key=value`` tokens of ``wp <command>`` -> dict (values of ``string_keys`` kept as text,
+    others through :func:`parse_value`); unknown, repeated or malformed keys raise."""
     out: dict[str, Any] = {}
     for tok in args:
         if tok.startswith("-"):
-            raise UserInputError(f"unknown flag {tok!r}; use key=value arguments (wp discover -h)")
+            raise UserInputError(f"unknown flag {tok!r}; use key=value arguments (wp {command} -h)")
         if "=" not in tok:
             raise UserInputError(
-                f"argument {tok!r} is not key=value; e.g. data=f.npz out=r.json "
-                f"(valid keys: {', '.join(keys)})"
+                f"argument {tok!r} is not key=value; e.g. {example} (valid keys: {', '.join(keys)})"
             )
         key, value = tok.split("=", 1)
         key = key.strip()
+        value = value.strip() if strip_values else value
         if key not in keys:
             raise UserInputError(f"unknown key {key!r}; valid keys: {', '.join(keys)}")
         if key in out:
             raise UserInputError(f"{key}= is given twice; keep one")
-        out[key] = value if key in STRING_KEYS else parse_value(value)
+        out[key] = value if key in string_keys else parse_value(value)
     return out
+
+
+def parse_args(args: list[str]) -> dict[str, Any]:
+    """``wp discover``'s ``key=value`` tokens -> dict (:func:`parse_key_values`)."""
+    return parse_key_values(args, valid_keys(), STRING_KEYS, "discover", "data=f.npz out=r.json")
 
 
 # -- data loading -----------------------------------------------------------------------------

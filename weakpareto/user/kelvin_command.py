@@ -29,7 +29,7 @@ import numpy as np
 from weakpareto.errors import UserInputError
 from weakpareto.io import write_json_atomic
 from weakpareto.method.kelvin import ALPHA_RANGE, RECIPES, KelvinFit, fit_kelvin
-from weakpareto.user.discover_command import parse_value
+from weakpareto.user.discover_command import parse_key_values
 from weakpareto.user.loading import _read_mat, _read_npz
 from weakpareto.user.paths import check_data_path, check_out_path
 from weakpareto.user.validation import one_line
@@ -68,23 +68,9 @@ def usage() -> str:
 
 # -- arguments --------------------------------------------------------------------------------
 def parse_args(args: list[str]) -> dict[str, Any]:
-    """``key=value`` tokens -> dict; unknown, repeated or malformed keys raise."""
-    out: dict[str, Any] = {}
-    for tok in args:
-        if tok.startswith("-"):
-            raise UserInputError(f"unknown flag {tok!r}; use key=value arguments (wp kelvin -h)")
-        if "=" not in tok:
-            raise UserInputError(
-                f"argument {tok!r} is not key=value; e.g. data=creep.csv load=1.11 out=r.json "
-                f"(valid keys: {', '.join(KEYS)})"
-            )
-        key, value = (s.strip() for s in tok.split("=", 1))
-        if key not in KEYS:
-            raise UserInputError(f"unknown key {key!r}; valid keys: {', '.join(KEYS)}")
-        if key in out:
-            raise UserInputError(f"{key}= is given twice; keep one")
-        out[key] = value if key in STRING_KEYS else parse_value(value)
-    return out
+    """``wp kelvin``'s ``key=value`` tokens -> dict; unknown, repeated or malformed keys raise."""
+    example = "data=creep.csv load=1.11 out=r.json"
+    return parse_key_values(args, KEYS, STRING_KEYS, "kelvin", example, strip_values=True)
 
 
 def check_load(value: Any) -> float:
