@@ -125,7 +125,7 @@ diagnostics: install
 	$(BIN)/python scripts/compare_updating.py $(RUNS)
 
 ## every paper-table experiment (tab:yu without its neural rows: make reproduce-yu, ~2.5 h), then
-## the diagnostics and the tables; ~5 min on 2 cores from an empty results directory
+## the diagnostics and the tables; ~6.5 min on 2 cores from an empty results directory
 reproduce: $(addprefix reproduce-,$(filter-out yu,$(EXPERIMENTS))) reproduce-yu-fast
 	$(MAKE) diagnostics tables
 

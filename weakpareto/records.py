@@ -14,6 +14,9 @@ Mode = Literal["sub", "int", "sup"]
 OperatorKind = Literal["directional", "riesz", "gl_left"]
 
 IDENTITY_TOL = 1e-8
+#: Operator-order tolerance tau_q (paper Sec. 5.1): two orders closer than this are the same
+#: operator; an order interval wider than this is called unreliable.
+TAU_Q = 0.15
 
 
 @dataclass(frozen=True, order=True)

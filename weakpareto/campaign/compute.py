@@ -64,6 +64,7 @@ def _optional_float(v: Any) -> float | None:
 def discovery_config(cfg: DictConfig, seed: int) -> DiscoveryConfig:
     """Typed :class:`DiscoveryConfig` of a composed run config for one seed."""
     lib, s, sel, m = cfg.benchmark.library, cfg.search, cfg.selection, cfg.method
+    features = method_features(cfg)
     return DiscoveryConfig(
         alpha_range=(float(lib.alpha_range[0]), float(lib.alpha_range[1])),
         beta_range=(float(lib.beta_range[0]), float(lib.beta_range[1])),
@@ -73,8 +74,8 @@ def discovery_config(cfg: DictConfig, seed: int) -> DiscoveryConfig:
         n_alpha_nodes=int(s.n_alpha_nodes),
         n_beta_nodes=int(s.n_beta_nodes),
         eps_alpha=float(s.eps_alpha),
-        min_positive_order=method_features(cfg).min_positive_order,
-        noise_model=method_features(cfg).noise_model,  # checked in schema
+        min_positive_order=features.min_positive_order,
+        noise_model=features.noise_model,  # checked in schema
         seed=int(seed),
         search=SearchSettings(
             popsize=int(s.popsize),

@@ -40,9 +40,8 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import linear_sum_assignment
 
-from weakpareto.records import IDENTITY_TOL, Equation, Mode, OperatorKind, Term
+from weakpareto.records import IDENTITY_TOL, TAU_Q, Equation, Mode, OperatorKind, Term
 
-TAU_Q = 0.15  # operator-order tolerance tau_q (paper Sec. 5.1)
 XI_GUARD = 1e-12  # eps_xi in the coefficient errors
 EMPTY = "--"  # table entry when no run qualifies
 

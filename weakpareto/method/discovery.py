@@ -178,8 +178,8 @@ class Discovery:
         """Best-by-c over all power patterns and admitted branches (spec §6.5).
 
         All (pattern, branch) problems of the size are optimised together
-        (:func:`weakpareto.method.search.optimise_size`: lock-step DE under the paper's
-        immediate updating), then compared pattern by pattern as before.
+        (:func:`weakpareto.method.search.optimise_size`: lock-step DE, bit-identical to SciPy
+        run problem by problem), then compared pattern by pattern.
         """
         patterns = power_patterns(self.cfg.powers, c)
         objectives, seeds = self.size_problems(c)

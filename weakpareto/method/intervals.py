@@ -39,10 +39,8 @@ from weakpareto.method.uncertainty import (
     bootstrap,
 )
 from weakpareto.numerics.orders import beta_nodes, first_positive, temporal_branches
-from weakpareto.records import Equation, Term
+from weakpareto.records import TAU_Q, Equation, Term
 
-#: Interval width (alpha or an order) above which the estimate is called unreliable.
-TAU_Q = 0.15
 #: Local sensitivity below which an order is weakly identifiable (paper tab:local-identifiability:
 #: Riesz 0.12 / 0.10 with order errors 0.2-0.4 at 10 % noise; FADE 0.50, Burgers 1.61).
 S_MIN = 0.2

@@ -102,13 +102,46 @@ def power_patterns(powers: tuple[int, ...], c: int) -> list[tuple[int, ...]]:
     return first + [p for p in allp if p not in first]
 
 
+def same_power_pairs(powers: tuple[int, ...]) -> NDArray[np.bool_]:
+    """For each pair ``i < j`` of slots (``itertools.combinations`` order): equal powers?"""
+    return np.array(
+        [powers[i] == powers[j] for i, j in itertools.combinations(range(len(powers)), 2)],
+        dtype=bool,
+    )
+
+
+def duplicate_penalty_rows(
+    same: NDArray[np.bool_], betas: Array, weight: float, gap: float
+) -> Array:
+    """``Pi_dup`` of paper Eq. (30) for proposals ``betas (N, c)`` whose slot pairs have equal
+    powers where ``same`` (``(N, #pairs)`` or ``(#pairs,)``, :func:`same_power_pairs`)."""
+    same = np.broadcast_to(same, (betas.shape[0], same.shape[-1]))
+    pen = np.zeros(betas.shape[0])
+    for k, (i, j) in enumerate(itertools.combinations(range(betas.shape[1]), 2)):
+        term = weight * np.maximum(0.0, (gap - np.abs(betas[:, i] - betas[:, j])) / gap)
+        pen = pen + np.where(same[:, k], term, 0.0)  # + 0.0 leaves other rows' bits alone
+    return pen
+
+
 def duplicate_penalty(powers: tuple[int, ...], betas: Array, weight: float, gap: float) -> Array:
     """``Pi_dup`` of paper Eq. (30) for a batch of raw order proposals ``betas (N, c)``."""
-    pen = np.zeros(betas.shape[0])
-    for i, j in itertools.combinations(range(len(powers)), 2):
-        if powers[i] == powers[j]:
-            pen += weight * np.maximum(0.0, (gap - np.abs(betas[:, i] - betas[:, j])) / gap)
-    return pen
+    return duplicate_penalty_rows(same_power_pairs(powers), betas, weight, gap)
+
+
+def _evaluate(
+    banks: OrderBanks,
+    tables: GramTables,
+    ridge: float,
+    target: tuple[NDArray, Array],
+    betas: Array,
+    column_offset: NDArray[np.intp],
+) -> Evaluation:
+    """Batched fit of proposals: target stencil ``(N, 2)`` and orders ``betas (N, c)`` whose
+    column ``j`` starts at bank row ``column_offset[..., j]`` (``(c,)`` or ``(N, c)``)."""
+    c_idx, c_w = beta_blend(betas, banks.beta_nodes)
+    idx = np.concatenate([target[0][:, None], c_idx + column_offset[..., None]], axis=1)
+    w = np.concatenate([target[1][:, None], c_w], axis=1)
+    return tables.evaluate(idx, w, ridge)
 
 
 class PatternObjective:
@@ -125,6 +158,8 @@ class PatternObjective:
         self.banks, self.tables, self.branch, self.powers = banks, tables, branch, powers
         self.settings = settings
         self.fractional = not branch.is_integer
+        self.same_power = same_power_pairs(powers)
+        self.column_offset = np.array([banks.column_offset[p] for p in powers], dtype=np.intp)
         self.n_evals = 0
 
     @property
@@ -140,21 +175,18 @@ class PatternObjective:
     def fit(self, x: Array):
         """Stencils and batched evaluation for proposals ``x (N, dim)``."""
         alpha, betas = self.split(x)
-        t_idx, t_w = self.banks.target_stencil(self.branch.mode, alpha)
-        c_idx = np.empty(betas.shape + (2,), dtype=np.intp)
-        c_w = np.empty(betas.shape + (2,))
-        for j, p in enumerate(self.powers):
-            c_idx[:, j], c_w[:, j] = self.banks.column_stencil(p, betas[:, j])
-        idx = np.concatenate([t_idx[:, None], c_idx], axis=1)
-        w = np.concatenate([t_w[:, None], c_w], axis=1)
-        self.n_evals += idx.shape[0]
-        return alpha, betas, self.tables.evaluate(idx, w, self.settings.ridge)
+        target = self.banks.target_stencil(self.branch.mode, alpha)
+        self.n_evals += betas.shape[0]
+        ev = _evaluate(
+            self.banks, self.tables, self.settings.ridge, target, betas, self.column_offset
+        )
+        return alpha, betas, ev
 
     def __call__(self, x: Array) -> Array:
         _, betas, ev = self.fit(x)
         obj = np.log10(np.maximum(ev.val_error, TINY))
         s = self.settings
-        return obj + duplicate_penalty(self.powers, betas, s.dup_weight, s.dup_gap)
+        return obj + duplicate_penalty_rows(self.same_power, betas, s.dup_weight, s.dup_gap)
 
     def candidate(self, x: Array) -> Candidate:
         alpha, betas, ev = self.fit(np.atleast_2d(x))
@@ -305,13 +337,12 @@ class SizeObjective:
         self.fractional = np.array([o.fractional for o in objectives])
         self.modes = sorted({o.branch.mode for o in objectives})
         self.mode_of = np.array([self.modes.index(o.branch.mode) for o in objectives])
-        self.column_offset = np.array(
-            [[self.banks.column_offset[p] for p in o.powers] for o in objectives], dtype=np.intp
-        ).reshape(len(objectives), self.c)
-        self.pairs = list(itertools.combinations(range(self.c), 2))
-        self.same_power = np.array(
-            [[o.powers[i] == o.powers[j] for i, j in self.pairs] for o in objectives], dtype=bool
-        ).reshape(len(objectives), len(self.pairs))
+        self.column_offset = np.stack([o.column_offset for o in objectives])  # (P, c)
+        n_pairs = self.c * (self.c - 1) // 2
+        self.same_power = np.stack([same_power_pairs(o.powers) for o in objectives]).reshape(
+            len(objectives), n_pairs
+        )
+        self.counts = np.zeros(len(objectives), dtype=np.int64)  # rows scored per problem
 
     def __call__(self, ids: NDArray[np.intp], x: Array) -> Array:
         c, m = self.c, ids.size
@@ -322,26 +353,17 @@ class SizeObjective:
         betas = np.where(frac[:, None], x[:, 1 : c + 1], x[:, :c])
         t_idx = np.empty((m, 2), dtype=np.intp)
         t_w = np.empty((m, 2))
-        for k, mode in enumerate(self.modes):
+        for k, mode in enumerate(self.modes):  # the target stencil depends on the branch
             rows = np.flatnonzero(self.mode_of[ids] == k)
             if rows.size:
                 t_idx[rows], t_w[rows] = self.banks.target_stencil(mode, alpha[rows])
-        c_idx, c_w = beta_blend(betas, self.banks.beta_nodes)
-        c_idx = c_idx + self.column_offset[ids][:, :, None]
-        idx = np.concatenate([t_idx[:, None], c_idx], axis=1)
-        w = np.concatenate([t_w[:, None], c_w], axis=1)
-        ev = self.tables.evaluate(idx, w, self.settings.ridge)
-        obj = np.log10(np.maximum(ev.val_error, TINY))
         s = self.settings
-        pen = np.zeros(m)
-        for k, (i, j) in enumerate(self.pairs):
-            term = s.dup_weight * np.maximum(
-                0.0, (s.dup_gap - np.abs(betas[:, i] - betas[:, j])) / s.dup_gap
-            )
-            pen = pen + np.where(self.same_power[ids, k], term, 0.0)
-        counts = np.bincount(ids, minlength=len(self.objectives))
-        for o, n in zip(self.objectives, counts.tolist()):
-            o.n_evals += n
+        ev = _evaluate(
+            self.banks, self.tables, s.ridge, (t_idx, t_w), betas, self.column_offset[ids]
+        )
+        obj = np.log10(np.maximum(ev.val_error, TINY))
+        pen = duplicate_penalty_rows(self.same_power[ids], betas, s.dup_weight, s.dup_gap)
+        self.counts += np.bincount(ids, minlength=len(self.objectives))
         return cast(Array, obj + pen)
 
 
@@ -384,9 +406,10 @@ def optimise_size(
         )
         for (bounds, x0, _), sd in zip(starts, seeds)
     ]
-    results = lockstep_differential_evolution(
-        problems, SizeObjective(objectives), scipy_updating(settings)
-    )
+    batch = SizeObjective(objectives)
+    results = lockstep_differential_evolution(problems, batch, scipy_updating(settings))
+    for o, n in zip(objectives, batch.counts.tolist()):
+        o.n_evals += n
     return [
         _finish(o, bounds, r.x, x0, anchor_val)
         for o, (bounds, x0, anchor_val), r in zip(objectives, starts, results)
