@@ -120,9 +120,16 @@ def test_plan_caps_local_chunks_and_rejects_a_bad_chunk_size(tmp_path):
     assert not chunks.is_chunked(["hydra/launcher=slurm"], multirun=False)
 
 
+# Seeds 0 and 1 finish; seed 2 holds its claim until the kill, however loaded the machine is.
 KILLED_CHUNK = """
-import sys
-from weakpareto.campaign import chunks
+import sys, time
+from weakpareto.campaign import chunks, runner
+real = runner.discover_seed
+def stuck_from_seed_2(cfg, seed, progress=None):
+    if seed >= 2:
+        time.sleep(3600)
+    return real(cfg, seed, progress)
+runner.discover_seed = stuck_from_seed_2
 chunks.run_chunk(sys.argv[1], 0)
 """
 
@@ -133,13 +140,17 @@ def test_a_job_killed_mid_chunk_then_rerun_loses_and_duplicates_nothing(tmp_path
     env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONWARNINGS": "ignore"}
     proc = subprocess.Popen([sys.executable, "-c", KILLED_CHUNK, str(path)], env=env)
     runs_dir = dataset.tree(tmp_path, dataset.RUNS)
-    deadline = time.time() + 120
-    while len(list(runs_dir.rglob("*.parquet"))) < 2 and time.time() < deadline:
-        time.sleep(0.02)
+    claim_of_seed_2 = None
+    deadline = time.time() + 300
+    while claim_of_seed_2 is None and time.time() < deadline:
+        time.sleep(0.05)
+        if len(list(runs_dir.rglob("*.parquet"))) >= 2:
+            claim_of_seed_2 = next(iter(tmp_path.rglob("*seed2*.claim")), None)
     os.kill(proc.pid, signal.SIGKILL)  # as SLURM does at the time limit after its grace
     proc.wait()
     first = res.load_runs(tmp_path)
-    assert 2 <= len(first) < 6
+    assert claim_of_seed_2 is not None and claim_of_seed_2.exists()
+    assert sorted(first["seed"]) == [0, 1]
     provenance.current.cache_clear()  # the code as the killed job saw it (others may edit it)
     outcomes = chunks.run_chunk(path, 0)  # the rerun of the same chunk
     states = {o.seed: o.state for o in outcomes}

@@ -129,3 +129,14 @@ def test_an_interrupt_right_after_claiming_releases_the_claim(tmp_path):
             assert isinstance(claim, claims.Claim) and claims.claim_path(run).is_file()
             raise KeyboardInterrupt
     assert list(tmp_path.iterdir()) == []
+
+
+def test_break_if_stale_removes_only_a_dead_holders_claim(tmp_path):
+    run = tmp_path / "r.parquet"
+    path = claims.claim_path(run)
+    assert not claims.break_if_stale(run)  # no claim
+    with claims.try_claim(run) as held:  # type: ignore[union-attr]
+        assert isinstance(held, claims.Claim)
+        assert not claims.break_if_stale(run) and path.exists()  # live holder: kept
+    path.write_text(claims.Holder(_dead_pid(), socket.gethostname(), None).as_json())
+    assert claims.break_if_stale(run) and not list(tmp_path.iterdir())

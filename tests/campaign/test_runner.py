@@ -122,6 +122,24 @@ def test_a_seed_claimed_by_a_live_process_is_left_to_it(tmp_path, capsys):
     assert len(load_runs(tmp_path)) == 1
 
 
+def test_a_dead_holders_claim_on_a_finished_seed_is_removed_when_served_cached(tmp_path):
+    """A holder killed after writing the seed's files but before removing its claim."""
+    import socket
+    import subprocess
+    import sys
+
+    from weakpareto.campaign import claims, store
+
+    cfg = _cfg(tmp_path, "seeds=1", *TINY)
+    assert [o.state for o in runner.run_config(cfg)] == ["computed"]
+    path = claims.claim_path(store.run_path(tmp_path, runner.run_key(cfg, 0)))
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    path.write_text(claims.Holder(dead.pid, socket.gethostname(), None).as_json())
+    assert [o.state for o in runner.run_config(cfg)] == ["cached"]
+    assert not path.exists()
+
+
 def test_interrupt_stops_the_serial_run_and_says_what_is_saved(tmp_path, monkeypatch):
     real = runner.discover_seed
 

@@ -240,6 +240,26 @@ def try_claim(run_file: str | os.PathLike) -> Claim | Holder:
     return UNKNOWN
 
 
+def break_if_stale(run_file: str | os.PathLike) -> bool:
+    """Remove the claim of ``run_file`` when its holder is gone; True when one was removed.
+
+    A holder killed after writing the seed's files but before removing its claim leaves a
+    claim on a finished seed; a later process serves that seed from the files and calls this,
+    so the claim does not outlive it."""
+    path = claim_path(run_file)
+    try:
+        text, age = _read(path)
+    except FileNotFoundError:
+        return False
+    holder = Holder.parse(text)
+    if holder is None and age < EMPTY_CLAIM_GRACE_S:
+        return False
+    if holder is not None and holder.alive(age):
+        return False
+    _break(path, text)
+    return True
+
+
 @contextmanager
 def claimed(run_file: str | os.PathLike) -> Iterator[Claim | Holder]:
     """``with claimed(path) as claim``: the :class:`Claim` of the seed (released when the block

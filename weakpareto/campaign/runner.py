@@ -294,6 +294,7 @@ def run_seed(
     notes: list[str] = []
     done = None if overwrite else _finished(results_dir, key, notes)
     if done is not None:
+        claims.break_if_stale(path)  # a holder killed after writing the files left it
         return SeedOutcome(seed, _summary(done), "cached", tuple(notes))
     with claims.claimed(path) as claim:
         if isinstance(claim, claims.Holder):
