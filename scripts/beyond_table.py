@@ -1,4 +1,5 @@
-"""tab_beyond (issue 13): the paper, its method as reproduced here, and weak_pareto_exact.
+"""tab_beyond (ours, beyond the paper; docs/method/extensions.md): the paper, its method as
+reproduced here, and weak_pareto_exact.
 
 Reads the committed paper-table runs (``results/runs``: the paper's method, immediate DE) and the
 runs of ``conf/experiment/beyond*.yaml`` (``results/beyond/runs``: the new method in the fast

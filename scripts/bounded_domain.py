@@ -1,4 +1,5 @@
-"""Bounded-domain discovery (issue 17): recovery on non-periodic windows and the periodicity test.
+"""Bounded-domain discovery (ours, beyond the paper; docs/method/extensions.md#bounded-domain):
+recovery on non-periodic windows and the periodicity test.
 
 Writes ``results/bench/bounded_domain.csv`` (one row per fit) and ``.md`` (summary):
 
@@ -23,16 +24,16 @@ from typing import Any
 
 import numpy as np
 
-from weakpareto.benchmarks.catalogue import Field
-from weakpareto.benchmarks.generators import generate
-from weakpareto.benchmarks.noise import add_noise
-from weakpareto.benchmarks.windows import (
+from weakpareto.benchmarks.bounded_fields import (
     burgers_window,
     cut_window,
     fractional_ade_dirichlet,
     kdv_window,
 )
-from weakpareto.user.domain import periodicity
+from weakpareto.benchmarks.catalogue import Field
+from weakpareto.benchmarks.generators import generate
+from weakpareto.benchmarks.noise import add_noise
+from weakpareto.fit.domain import periodicity
 from weakpareto.user.estimator import WeakPareto
 
 OUT = Path("results/bench")
@@ -149,7 +150,7 @@ def main() -> None:
         w.writeheader()
         w.writerows(rows)
     lines = [
-        "# Bounded-domain discovery (issue 17)",
+        "# Bounded-domain discovery",
         "",
         "Produced by `scripts/bounded_domain.py` (multiplicative noise, seeds per noise level "
         f"{len(seeds)}). Support = same powers and orders within 0.05 of the truth.",

@@ -1,11 +1,11 @@
 """tab:burgers / fig:burgers: residual margin of the true fractional Burgers structure.
 
-Paper Sec. subsec:burgersexp, spec §10 item 2 "burgers": Burgers field (seed 0, paper test
-budget), multiplicative noise 0, 5, 10, 15, 20, 25 % (noise seed 0); pool of seven terms
-``{u_x, u u_x, u^2 u_x, D^1.7 u, u_xx, u D^1.7 u, D^0.5 u}``, all 21 two-term structures fitted
-at their exact orders (alpha = 1, integer mode; ridge 1e-3 on column-normalised features, all
-rows) and scored by the full-row relative residual. Margin = lowest residual among the
-non-true structures / true-structure residual.
+Paper Sec. subsec:burgersexp, docs/method/diagnostics.md#burgers-structure-margin: Burgers field
+(seed 0, paper test budget), multiplicative noise 0, 5, 10, 15, 20, 25 % (noise seed 0); pool of
+seven terms ``{u_x, u u_x, u^2 u_x, D^1.7 u, u_xx, u D^1.7 u, D^0.5 u}``, all 21 two-term structures
+fitted at their exact orders (alpha = 1, integer mode; ridge 1e-3 on column-normalised features, all
+rows) and scored by the full-row relative residual. Margin = lowest residual among the non-true
+structures / true-structure residual.
 
 Writes ``results/diagnostics/burgers_margin.csv`` atomically; ``wp report`` renders it as
 ``tab_burgers.tex`` and ``fig_burgers.png/.pdf`` (:mod:`weakpareto.reporting.render`). Usage::

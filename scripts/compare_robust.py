@@ -19,8 +19,8 @@ import pandas as pd
 from weakpareto.benchmarks.generators import generate
 from weakpareto.benchmarks.noise import add_noise
 from weakpareto.campaign.compose import compose_config
+from weakpareto.campaign.compute import build_source
 from weakpareto.campaign.config import discovery_config, noise_seed
-from weakpareto.campaign.runner import build_source
 from weakpareto.evaluation.metrics import score, truth_equation
 from weakpareto.io import write_csv_atomic, write_text_atomic
 from weakpareto.method.discovery import discover

@@ -1,10 +1,10 @@
 """tab:conditioning: coherence and conditioning of dense fixed fractional dictionaries.
 
-Paper Sec. 5.8 / tab:conditioning, spec §10 item 2: clean FADE (the shipped file, seed 0, no
-noise), paper test budget (44 x 60 Gaussian tests), directional spectral adjoint, exact
-``p = 0`` weak features at the orders ``round(arange(0.1, 3.0 + 1e-9, Delta beta), 10)`` for
-``Delta beta`` in {0.5, 0.25, 0.1, 0.05}; columns normalised to unit 2-norm; mutual coherence
-and 2-norm condition number.
+Paper Sec. 5.8 / tab:conditioning, docs/method/diagnostics.md#dictionary-conditioning: clean FADE
+(the shipped file, seed 0, no noise), paper test budget (44 x 60 Gaussian tests), directional
+spectral adjoint, exact ``p = 0`` weak features at the orders
+``round(arange(0.1, 3.0 + 1e-9, Delta beta), 10)`` for ``Delta beta`` in {0.5, 0.25, 0.1, 0.05};
+columns normalised to unit 2-norm; mutual coherence and 2-norm condition number.
 
 Writes ``results/diagnostics/conditioning.csv`` atomically (``wp report`` renders it as
 ``tab_conditioning.tex`` with its paper-vs-ours file). Usage::

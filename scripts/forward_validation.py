@@ -1,13 +1,13 @@
 """tab:forward: forward-model validation of the representative discovered models.
 
-Paper App. app:forward (Eq. efield, tab:forward), spec §10 item 5. For FADE and Burgers at
-0 % and 10 % and both fractional RD benchmarks at 0 % and 5 % multiplicative noise, the
-representative Weak-Pareto run (median ``e_beta^max`` over the five seeds of the campaign in
-``results/runs``) is integrated from the clean ``U[0]`` of its seed on the data grid
-(:func:`weakpareto.diagnostics.forward.simulate`) and compared with the clean field
-(``e_field``); the true equation is integrated by the same solver for the numerical discrepancy
-(``e_field_true``). The ADE control is computed too and flagged ``included=False`` because its
-true-parameter floor exceeds 5e-2.
+Paper App. app:forward (Eq. efield, tab:forward),
+docs/method/diagnostics.md#forward-model-validation. For FADE and Burgers at 0 % and 10 % and both
+fractional RD benchmarks at 0 % and 5 % multiplicative noise, the representative Weak-Pareto run
+(median ``e_beta^max`` over the five seeds of the campaign in ``results/runs``) is integrated from
+the clean ``U[0]`` of its seed on the data grid (:func:`weakpareto.diagnostics.forward.simulate`)
+and compared with the clean field (``e_field``); the true equation is integrated by the same solver
+for the numerical discrepancy (``e_field_true``). The ADE control is computed too and flagged
+``included=False`` because its true-parameter floor exceeds 5e-2.
 
 Writes ``results/diagnostics/forward.csv`` atomically; ``weakpareto.reporting.tables.forward``
 renders it as ``tab_forward.tex`` with its paper-vs-ours file. Usage::

@@ -1,9 +1,9 @@
 """tab:frozen-soil: fractional Kelvin fits of the clay and silt creep records you supply.
 
-Paper Sec. subsec:frozen-soil, spec §13. The records (Yu et al.) are third-party and not
-redistributed. Each record is checked like ``wp kelvin`` input (columns/arrays ``t`` and
+Paper Sec. subsec:frozen-soil, docs/method/kelvin.md. The records (Yu et al.) are third-party and
+not redistributed. Each record is checked like ``wp kelvin`` input (columns/arrays ``t`` and
 ``strain``, other names via ``--t-key`` / ``--strain-key``; one-line error and exit code 2 on bad
-input), then fitted by the paper's recipe and by ours (:mod:`weakpareto.method.kelvin`), and the
+input), then fitted by the paper's recipe and by ours (:mod:`weakpareto.kelvin.model`), and the
 table is written as ``<out-dir>/tab_frozen_soil.tex`` + ``tab_frozen_soil_paper_vs_ours.md``
 (reference rows transcribed from the paper). Usage::
 
@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 from weakpareto.errors import UserInputError
-from weakpareto.method.kelvin import KelvinFit, fit_kelvin
+from weakpareto.kelvin.model import KelvinFit, fit_kelvin
 from weakpareto.reporting.output import write_table_files
 from weakpareto.reporting.paper_values import paper_table
 from weakpareto.reporting.tables.frozen_soil import LABEL, SOILS, frozen_soil_table, loads

@@ -1,8 +1,9 @@
 """tab:local-identifiability: support-conditioned order sensitivity and fixed-support profiles.
 
-Paper Sec. subsec:local-identifiability (Prop. prop:local-identifiability, Eq.
-eq:weak-order-sensitivity) and App. "Local spatial-order diagnostic"; spec §11. For FADE, RD
-(space), RD (time-space) and Burgers:
+Paper Sec. subsec:local-identifiability (Prop. prop:local-identifiability,
+Eq. eq:weak-order-sensitivity) and App. "Local spatial-order diagnostic";
+docs/method/diagnostics.md#local-spatial-order-sensitivity. For FADE, RD (space), RD (time-space)
+and Burgers:
 
 * ``S_beta`` of the principal non-integer linear spatial order on the clean field, true
   support/branch/orders, exact weak features, centred difference step 1e-4, projector onto the

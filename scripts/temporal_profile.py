@@ -1,4 +1,5 @@
-"""Five-arm oracle temporal-order profile (paper App. app:discrete; spec §10 item 11).
+"""Five-arm oracle temporal-order profile (paper App. app:discrete;
+docs/method/diagnostics.md#temporal-order-profile).
 
 RD space and RD time-space, seed 0, 2 % multiplicative noise: the held-out objective on the true
 two-term support with the Riesz order re-optimised at every trial temporal order, for five arms

@@ -1,7 +1,7 @@
 """Cost of ``uncertainty=bootstrap``: one fit and its bootstrap (B = 100) on FADE at 10 % noise.
 
 Writes ``<out-dir>/uncertainty_cost.{csv,md}`` (:mod:`weakpareto.campaign.bench_uncertainty`;
-one BLAS thread, medians over ``--repeats``). Issue 14's target: (fit + bootstrap) / fit <= 3.
+one BLAS thread, medians over ``--repeats``). Cost target: (fit + bootstrap) / fit <= 3.
 
     python scripts/uncertainty_cost.py [--out-dir results/bench] [--repeats 5] [--n-boot 100]
 """

@@ -1,4 +1,5 @@
-"""tab_uncertainty (issue 14): coverage of the block-bootstrap intervals, raw and calibrated.
+"""tab_uncertainty (ours, beyond the paper): coverage of the block-bootstrap intervals, raw and
+calibrated (docs/method/extensions.md#bootstrap-intervals).
 
 Reads the runs of ``conf/experiment/uncertainty.yaml`` (``make reproduce-uncertainty``: FADE,
 Burgers, RD space at 1/5/10 % noise, 20 seeds, ``uncertainty=bootstrap``), fits the calibration

@@ -1,7 +1,8 @@
 """Appendix "Discrete operators and numerical verification": variance scaling and nonlinear bias.
 
 Runs the two Monte-Carlo checks of :mod:`weakpareto.diagnostics.verification` at the paper's
-settings (spec §10 items 8 and 10) and writes, atomically,
+settings (docs/method/diagnostics.md#variance-scaling-check, #nonlinear-bias-check) and writes,
+atomically,
 
 * ``results/diagnostics/variance_scaling.csv`` — Prop. variance: n in {24, 32, 48, 64, 96},
   beta = 1.5, 2000 standard-Gaussian fields per grid, ``default_rng(0)``; weak and pointwise

@@ -20,9 +20,11 @@ PACKAGE = Path(weakpareto.__file__).parent
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("_typing", "_version", "errors", "io", "records", "conf"),
     ("numerics",),
+    ("kelvin",),
     ("library",),
     ("method",),
     ("baselines",),
+    ("fit",),
     ("benchmarks",),
     ("evaluation",),
     ("campaign",),

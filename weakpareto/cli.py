@@ -5,7 +5,8 @@
 nothing beyond the standard library (group options are read from the installed ``conf/`` with
 :mod:`importlib.resources`), so ``wp --help`` and ``wp <subcommand> --help`` start without
 loading scipy, pandas, matplotlib or Hydra. Bad input becomes one line on stderr and exit code 2
-(before anything is computed or written: overrides, values and output paths are checked first);
+(before anything is computed or written: overrides, values and output paths are checked first,
+and so is a key given twice or one the subcommand would ignore, such as ``out=`` for ``wp run``);
 Ctrl-C (or SIGTERM during ``wp run``) one line saying what was saved and exit code 130.
 
 Subcommands: ``generate`` (write a benchmark field), ``run`` (discovery over seeds, Parquet),
@@ -39,6 +40,26 @@ SUBCOMMANDS: dict[str, str] = {
 }
 
 REPORT_OPTIONS = {"results_dir": "results/runs", "out_dir": "results/tables"}
+#: Keys of the shared config read by `wp run` (and `wp status`, which mirrors it) but not by
+#: `wp generate`, and the other way round: given to the other subcommand they would be ignored.
+RUN_ONLY_KEYS = (
+    "seeds",
+    "workers",
+    "results_dir",
+    "overwrite",
+    "progress",
+    "variant",
+    "experiment",
+    "uncertainty",
+    "n_boot",
+    "level",
+    "method",
+    "search",
+    "selection",
+    "hydra",
+    "chunk_size",
+)
+GENERATE_ONLY_KEYS = ("out",)
 
 
 def config_options(group: str) -> list[str]:
@@ -111,8 +132,13 @@ def run_help() -> str:
             "  benchmark=<name>       benchmark (fade)",
             "  noise=<fraction>       noise level, 0.1 means 10 % (0.0)",
             "  noise_law=<law>        multiplicative | additive_gaussian (multiplicative)",
-            "  method=<name>          discovery method (weak_pareto)",
-            "  selection=<name>       support-size selector: elbow | aic | bic | gain (elbow)",
+            "  method=<name>          discovery method, a complete conf/method config with its own",
+            "                         selector (weak_pareto)",
+            "  selection=<name>       support-size selector, replaces the method's own: "
+            + " | ".join(config_options("selection"))
+            + " (the method's: elbow for weak_pareto)",
+            "  domain=<d>             periodic | bounded (a window of a larger system) | auto (by",
+            "                         the data's edges) (the benchmark's: periodic)",
             "  seed=<int>             first seed (0)",
             "  seeds=<n>              number of consecutive seeds from seed= (5)",
             "  workers=<n>            parallel seeds, one BLAS thread each; the results are the "
@@ -275,7 +301,8 @@ def kelvin_help() -> str:
         "  alpha_range=[0.1,0.9]   bounded search interval of alpha inside (0, 1)\n"
         "  recipe=ours             ours: residual at the observed times, product-trapezoid "
         "integral |\n"
-        "                          paper: uniform 400-point grid, left-endpoint rule (spec 13)\n"
+        "                          paper: uniform 400-point grid, left-endpoint rule\n"
+        "                          (docs/method/kelvin.md#paper-recipe)\n"
         "  t_key=t                 name of the time column/array\n"
         "  strain_key=strain       name of the strain column/array\n"
         "example: wp kelvin data=creep.csv load=1.11 out=r.json"
@@ -341,6 +368,45 @@ def _reject_flags(sub: str, flags: list[str], allowed: tuple[str, ...] = ()) -> 
         )
 
 
+def _override_key(override: str) -> str:
+    """The key of one ``key=value`` override (``+experiment=main`` -> ``experiment``)."""
+    return override.lstrip("+~").split("=", 1)[0].split("@", 1)[0]
+
+
+def reject_repeated_keys(sub: str, overrides: list[str]) -> None:
+    """A key given twice (the last would silently win): one line naming both."""
+    first: dict[str, str] = {}
+    for o in overrides:
+        key = _override_key(o)
+        if key not in first:
+            first[key] = o
+            continue
+        text = f"{key}= is given twice ({first[key]}, {o}); keep one"
+        values = [x.split("=", 1)[1] for x in (first[key], o) if "=" in x]
+        if sub in ("run", "status") and len(values) == 2 and not o.startswith(("+", "~")):
+            text += f" (a sweep over both: wp {sub} -m {key}={values[0]},{values[1]})"
+        raise UserInputError(text)
+
+
+def reject_other_subcommand_keys(sub: str, overrides: list[str]) -> None:
+    """A key of the shared config that ``sub`` does not read (``out=`` for ``wp run``,
+    ``seeds=`` for ``wp generate``): one line naming the subcommand that uses it."""
+    for o in overrides:
+        key = _override_key(o)
+        top = key.split(".", 1)[0].split("/", 1)[0]
+        if sub in ("run", "status") and top in GENERATE_ONLY_KEYS:
+            raise UserInputError(
+                f"{key}= is a wp generate option (the .npz file it writes), not read by wp {sub}; "
+                "drop it (wp run writes Parquet under results_dir=)"
+            )
+        if sub == "generate" and top in RUN_ONLY_KEYS:
+            hint = "seed= picks its noise realisation" if top == "seeds" else "wp generate --help"
+            raise UserInputError(
+                f"{key}= is a wp run option, not read by wp generate (it writes one field); "
+                f"drop it ({hint})"
+            )
+
+
 def _wants_help(sub: str, args: list[str]) -> bool:
     tokens = HELP_FLAGS + (("help",) if sub in ("discover", "kelvin") else ())
     return any(a in tokens for a in args)
@@ -362,6 +428,10 @@ def dispatch(sub: str, args: list[str]) -> None:
     # subcommand that runs (and through it Hydra, scipy, pandas or matplotlib), so help and
     # bad-subcommand paths, and every other subcommand, do not pay for them.
     flags, overrides = _split(args)
+    if sub not in ("discover", "kelvin"):  # those two check their own keys
+        reject_repeated_keys(sub, overrides)
+    if sub in ("run", "status", "generate"):
+        reject_other_subcommand_keys(sub, overrides)
     if sub == "generate":
         _reject_flags(sub, flags)
         from weakpareto.campaign.generate import generate_command
@@ -371,7 +441,9 @@ def dispatch(sub: str, args: list[str]) -> None:
         _reject_flags(sub, flags, SWEEP_FLAGS)
         multirun = any(f in SWEEP_FLAGS for f in flags)
         from weakpareto.campaign.chunks import is_chunked
+        from weakpareto.campaign.overrides import check_bootstrap_keys
 
+        check_bootstrap_keys(overrides, multirun)
         if is_chunked(overrides, multirun):  # cluster launchers: chunks of (config, seed)
             from weakpareto.campaign.launch import run_chunked
 
@@ -413,9 +485,13 @@ def dispatch(sub: str, args: list[str]) -> None:
     elif sub == "status":
         _reject_flags(sub, flags, SWEEP_FLAGS)
         from weakpareto.campaign.chunks import split_chunk_size
+        from weakpareto.campaign.overrides import check_bootstrap_keys
         from weakpareto.campaign.status import status_command
 
-        status_command(split_chunk_size(overrides)[1], any(f in SWEEP_FLAGS for f in flags))
+        multirun = any(f in SWEEP_FLAGS for f in flags)
+        rest = split_chunk_size(overrides)[1]
+        check_bootstrap_keys(rest, multirun)
+        status_command(rest, multirun)
     elif sub == "compact":
         _reject_flags(sub, flags)
         from weakpareto.campaign.compact import compact_command

@@ -110,7 +110,8 @@ class Equation:
         return len(self.terms)
 
     def canonical(self) -> Equation:
-        """Terms sorted by (power, order, coef) as in spec §6.6 (2-D: grouped by direction)."""
+        """Terms sorted by (power, order, coef) (2-D: grouped by direction;
+        docs/method/search.md#canonical-order-of-terms)."""
         terms = sorted(self.terms, key=lambda t: (t.power, t.direction or "", t.order, t.coef))
         return Equation(self.mode, self.alpha, tuple(terms), self.operator)
 
@@ -194,6 +195,9 @@ class DiscoveryResult:
     final: Equation  # after pruning, polishing and exact refit
     fit_error: float  # E_fit, paper Sec. 5.1
     timings: dict[str, float] = field(default_factory=dict)
+    #: The gain rule's error floor the selection used, when a noise model raised it above the
+    #: configured one (None: the configured floor); a reselection must use the same.
+    gain_floor: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out = self.final.to_dict()

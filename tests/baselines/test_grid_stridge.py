@@ -1,4 +1,5 @@
-"""Weak Grid-STRidge ablation (spec §8.2) and its fixed-dictionary stability variant (§8.3)."""
+"""Weak Grid-STRidge ablation and its fixed-dictionary stability variant
+(docs/method/baselines.md#weak-grid-stridge, #fixed-dictionary-stability)."""
 
 import numpy as np
 import pytest
@@ -220,11 +221,13 @@ def test_stability_variant_reports_most_frequent_signature(fade_field):
 
 def test_config_entry_point_matches_direct_call(fade_field):
     from weakpareto.campaign.compose import compose_config
-    from weakpareto.campaign.runner import grid_stridge_from_config
+    from weakpareto.campaign.compute import fit_spec
+    from weakpareto.fit.run import fit
+    from weakpareto.fit.sources import FitField
 
     u, t, x = fade_field
     cfg = compose_config(["benchmark=fade", "method=weak_grid_stridge", "search.test_budget=smoke"])
-    res = grid_stridge_from_config(cfg, u, t, x, 2)
+    res = fit(FitField(u, t, x, period=30.0), fit_spec(cfg, 2)).result
     lib = weak_library(u, t, x, operator="directional", power_mode="positive", budget="smoke")
     ref = grid_stridge(lib, DiscoveryConfig(alpha_range=(0.6, 1.05), beta_range=(0.5, 2.0), seed=2))
     assert res.final == ref.final and res.fit_error == pytest.approx(ref.fit_error, rel=1e-12)

@@ -1,4 +1,5 @@
-"""Yu et al. adaptation (paper App. app:yu, tab:yu; spec §8.4): Gauss–Jacobi fractional
+"""Yu et al. adaptation (paper App. app:yu, tab:yu; docs/method/baselines.md#yu-et-al-adaptation):
+Gauss–Jacobi fractional
 derivatives, spline reconstruction, STRidge with tolerance search, the order search, the
 ``method=yu_spline`` run against the paper's published row, and ``method=yu_neural``."""
 

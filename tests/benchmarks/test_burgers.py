@@ -1,4 +1,5 @@
-"""Tests for weakpareto.benchmarks.burgers: the fractional Burgers solver (spec §1.6)."""
+"""Tests for weakpareto.benchmarks.burgers: the fractional Burgers solver
+(docs/method/benchmarks.md#fractional-burgers)."""
 
 from __future__ import annotations
 

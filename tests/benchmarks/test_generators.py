@@ -1,5 +1,6 @@
-"""Tests for weakpareto.benchmarks.generators and the benchmark configs (spec §1, §7, §9; paper
-tab:benchmarks, tab:searchranges)."""
+"""Tests for weakpareto.benchmarks.generators and the benchmark configs (docs/method/benchmarks.md,
+docs/method/experiments.md#per-benchmark-search-configuration, docs/method/metrics.md#truth-terms;
+paper tab:benchmarks, tab:searchranges)."""
 
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ def rel_l2(a: np.ndarray, b: np.ndarray) -> float:
 
 
 # ---------------------------------------------------------------------------------------
-# grids (spec §1 table, paper tab:benchmarks)
+# grids (docs/method/benchmarks.md#benchmark-table, paper tab:benchmarks)
 # ---------------------------------------------------------------------------------------
 
 # shape, t grid, x grid
@@ -115,7 +116,8 @@ def test_fade_file_hash_and_facts(fields: dict[str, Field]) -> None:
         == "cdec8fadbad94fad798b9e106e97f6846d181495f34e6126a45e2fb542d34dc4"
     )
     u = fields["fade"].u
-    # spec §1.1: first row peaks at ~9.9975 at x = 6.0, mass dx*sum_j U_ij ~ 55.4127 conserved
+    # docs/method/benchmarks.md#fade: first row peaks at ~9.9975 at x = 6.0, mass
+    # dx*sum_j U_ij ~ 55.4127 conserved
     assert u[0].max() == pytest.approx(9.9975, abs=1e-3)
     assert fields["fade"].x[np.argmax(u[0])] == pytest.approx(6.0)
     mass = 0.25 * u.sum(axis=1)
@@ -125,14 +127,15 @@ def test_fade_file_hash_and_facts(fields: dict[str, Field]) -> None:
 
 def test_ade_file(fields: dict[str, Field]) -> None:
     u = fields["ade"].u
-    assert u[0, 0] == pytest.approx(11.82, abs=0.01)  # spec §1.2
+    assert u[0, 0] == pytest.approx(11.82, abs=0.01)  # docs/method/benchmarks.md#ade
     assert abs(u[0, 10]) < 1e-6
 
 
 def test_fade_ml_matches_file(fields: dict[str, Field]) -> None:
     ml, data = fields["fade_ml"].u, fields["fade"].u
     err = rel_l2(ml, data)
-    assert err < 5e-3  # spec README: 4.2e-3 (measured here 4.15e-3)
+    # 4.2e-3 (docs/method/benchmarks.md#fade-semi-analytic; measured here 4.15e-3)
+    assert err < 5e-3
     np.testing.assert_allclose(ml[0], data[0], rtol=0, atol=1e-13)  # FFT round trip
     row_err = np.linalg.norm(ml - data, axis=1) / np.linalg.norm(data, axis=1)
     assert row_err[1] < 5e-4 and row_err[-1] < 7e-3  # README: 2.6e-4 at t=0.1, 5.9e-3 at 14.9
@@ -187,7 +190,8 @@ def test_rd_seeds() -> None:
 
 
 def l1_matrix(n: int, h: float, alpha: float) -> np.ndarray:
-    """Dense L1 Caputo matrix of spec §4.2 (row 0 zero), built independently for the test."""
+    """Dense L1 Caputo matrix of docs/method/operators.md#l1-caputo-matrix (row 0 zero), built
+    independently for the test."""
     c = h ** (-alpha) / gamma(2.0 - alpha)
     k = np.arange(n)
     w = (k + 1.0) ** (1.0 - alpha) - k ** (1.0 - alpha)
@@ -270,7 +274,7 @@ def test_twod(fields: dict[str, Field], name: str, max_z: float) -> None:
     assert f.u.shape == (90, 80, 80) and f.u.dtype == np.float64
     assert f.meta["max_imag"] < 1e-10
     assert f.meta["n_active_modes"] == 10
-    assert f.meta["max_abs_z"] == pytest.approx(max_z, abs=1e-3)  # spec §1.10
+    assert f.meta["max_abs_z"] == pytest.approx(max_z, abs=1e-3)  # docs/method/two-d.md#model
     X, Y = np.meshgrid(f.x, f.y, indexing="ij")
     modes = [
         (1, 1, 1.0, 0.0),

@@ -1,4 +1,4 @@
-"""Tests for weakpareto.benchmarks.kdv: the KdV two-soliton benchmark (issue 11).
+"""Tests for weakpareto.benchmarks.kdv: the KdV two-soliton benchmark (ours, beyond the paper).
 
 References are independent of the solver: the exact soliton ``(c/2) sech^2(sqrt(c)(x - ct)/2)``
 (written out here), the invariants of KdV, the PDE written with numpy FFTs and the exact

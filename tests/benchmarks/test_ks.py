@@ -1,4 +1,5 @@
-"""Tests for weakpareto.benchmarks.ks: ETDRK4 and the Kuramoto–Sivashinsky benchmark (issue 11).
+"""Tests for weakpareto.benchmarks.ks: ETDRK4 and the Kuramoto–Sivashinsky benchmark (ours,
+beyond the paper).
 
 References are independent of the module: closed-form phi-function limits, an adaptive DOP853
 solve of a separately written right-hand side, and the PDE written out with numpy FFTs.

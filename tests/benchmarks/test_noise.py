@@ -1,4 +1,4 @@
-"""Tests for weakpareto.benchmarks.noise (spec §2)."""
+"""Tests for weakpareto.benchmarks.noise (docs/method/benchmarks.md#noise-laws)."""
 
 from __future__ import annotations
 

@@ -14,9 +14,10 @@ from weakpareto.campaign.config import available_options, config_dir
 
 REPO = Path(__file__).resolve().parents[2]
 FAST_MODE = "main_deferred"
-#: ours (issue 13): the new method in the fast mode, not a reproduction (make reproduce-beyond)
+#: ours, beyond the paper: the new method in the fast mode, not a reproduction
+#: (make reproduce-beyond)
 BEYOND = [e for e in available_options("experiment") if e.startswith("beyond")]
-#: ours (issue 14): the interval calibration study (make reproduce-uncertainty)
+#: ours, beyond the paper: the interval calibration study (make reproduce-uncertainty)
 UNCERTAINTY = "uncertainty"
 PAPER_TABLES = [
     e

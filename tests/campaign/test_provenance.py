@@ -59,6 +59,17 @@ def test_code_hash_covers_the_method_not_the_reporting(tmp_path):
     module.write_text(text)
     assert provenance.code_hash(pkg) == base
 
+    # rewording a comment or a docstring of the method is not changing it
+    discovery = pkg / "method" / "discovery.py"
+    original = discovery.read_text()
+    reworded = original.replace('"""', '"""Reworded. ', 1) + "\n# a new comment\n"
+    discovery.write_text(reworded)
+    assert provenance.code_hash(pkg) == base
+    discovery.write_text(original.replace("\n\n\n", "\n\n\n# moved\n\n\n", 1))
+    assert provenance.code_hash(pkg) == base
+    discovery.write_text(original)
+    assert {"fit/run.py", "fit/spec.py"} <= rel  # the fit layer computes results too
+
     # printing, storing or tabulating results is not computing them
     latex = pkg / "reporting" / "latex.py"
     latex.write_text(latex.read_text() + "\n# a comment\n")

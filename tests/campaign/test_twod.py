@@ -201,7 +201,7 @@ def test_strong_method_has_no_2d_path(tmp_path):
     cfg = compose_config(
         ["benchmark=twod_a", "method=strong_pareto", "seeds=1", f"results_dir={tmp_path}"]
     )
-    with pytest.raises(ValueError, match="no 2-D implementation"):
+    with pytest.raises(ValueError, match="pointwise features. is 1-D periodic only"):
         runner.discover_seed(cfg, 0)
 
 

@@ -1,4 +1,5 @@
-"""Dense-dictionary conditioning (paper tab:conditioning, spec §10 item 2)."""
+"""Dense-dictionary conditioning (paper tab:conditioning,
+docs/method/diagnostics.md#dictionary-conditioning)."""
 
 import csv
 import math

@@ -1,4 +1,5 @@
-"""Forward-model validation (paper App. app:forward, tab:forward; spec §10.5)."""
+"""Forward-model validation (paper App. app:forward, tab:forward;
+docs/method/diagnostics.md#forward-model-validation)."""
 
 from __future__ import annotations
 
@@ -64,7 +65,8 @@ def test_rk4_reproduces_burgers_generator():
 
 
 def test_fade_true_parameter_l1_discrepancy():
-    # spec §1.1: the shipped file was not produced by this L1 scheme; paper: 1.01e-2.
+    # docs/method/benchmarks.md#fade: the shipped file was not produced by this L1 scheme;
+    # paper: 1.01e-2.
     assert _true_error("fade") == pytest.approx(1.01e-2, abs=5e-4)
 
 
@@ -112,7 +114,8 @@ def test_rk4_matches_exponential_on_linear_part():
 
 
 def test_rk4_substep_rule():
-    # spec §10.5: n_sub = ceil(dt / (0.4 min(dx / (pi max|u|), 2.5 / lambda_max)))
+    # docs/method/diagnostics.md#forward-model-validation:
+    # n_sub = ceil(dt / (0.4 min(dx / (pi max|u|), 2.5 / lambda_max)))
     dt, dx, umax, lam = 0.08, 0.25, 0.9, 18.0
     expected = math.ceil(dt / (0.4 * min(dx / (math.pi * umax), 2.5 / lam)))
     assert rk4_substeps(dt, dx, umax, lam) == expected == 3

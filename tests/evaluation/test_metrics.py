@@ -1,4 +1,5 @@
-"""Recovery metrics (paper Sec. 5.1, spec §9) on hand-built equations, and their aggregation."""
+"""Recovery metrics (paper Sec. 5.1, docs/method/metrics.md) on hand-built equations, and their
+aggregation."""
 
 from __future__ import annotations
 

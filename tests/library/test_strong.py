@@ -1,4 +1,5 @@
-"""Strong-Pareto's pointwise library (spec §4.7, §8.1) against direct formulas, and recovery."""
+"""Strong-Pareto's pointwise library (docs/method/baselines.md#strong-pareto) against direct
+formulas, and recovery."""
 
 import math
 
@@ -25,7 +26,8 @@ def small():
 
 
 def _d1(u, h):
-    """Forward first row, central interior, backward last row (spec §4.1)."""
+    """Forward first row, central interior, backward last row
+    (docs/method/operators.md#first-derivative-matrix)."""
     out = np.empty_like(u)
     out[0] = (u[1] - u[0]) / h
     out[-1] = (u[-1] - u[-2]) / h
@@ -34,7 +36,8 @@ def _d1(u, h):
 
 
 def _l1(u, h, alpha):
-    """``c sum_{k<n} w_k (u_{n-k} - u_{n-k-1})`` row by row, row 0 NaN (spec §4.2, §4.7)."""
+    """``c sum_{k<n} w_k (u_{n-k} - u_{n-k-1})`` row by row, row 0 NaN
+    (docs/method/operators.md#l1-caputo-matrix, #pointwise-operators)."""
     c = h**-alpha / math.gamma(2 - alpha)
     out = np.full_like(u, np.nan)
     for n in range(1, u.shape[0]):
@@ -136,7 +139,8 @@ def test_bad_trim_rejected(small):
 
 
 def test_weak_and_strong_see_identical_noise_realisation(fade_field):
-    """The same noisy array feeds both libraries (spec §0: noise is shared, never re-drawn)."""
+    """The same noisy array feeds both libraries (noise is shared, never re-drawn;
+    docs/method/benchmarks.md#noise-laws)."""
     u, t, x = fade_field
     noisy = add_noise(u, "multiplicative", 0.1, 3)
     np.testing.assert_array_equal(noisy, add_noise(u, "multiplicative", 0.1, 3))

@@ -1,4 +1,5 @@
-"""2-D directional weak features against dense formulas (paper Sec. subsec:twod; spec §12)."""
+"""2-D directional weak features against dense formulas (paper Sec. subsec:twod;
+docs/method/two-d.md#weak-features)."""
 
 from __future__ import annotations
 
@@ -103,7 +104,8 @@ def test_bad_direction_index_raises(tiny):
 
 
 def test_paper_counts_and_widths_on_the_benchmark_grid():
-    """30 x 40 x 40 = 48 000 rows; spatial width L/30 on each axis (spec §3.7)."""
+    """30 x 40 x 40 = 48 000 rows; spatial width L/30 on each axis
+    (docs/method/test-functions.md#per-benchmark-values)."""
     f = generate("twod_a", 0)
     lib = weak_library_2d(f.u, f.t, f.x, f.y)
     assert lib.shape == (30, 40, 40) and lib.n_rows == 48000

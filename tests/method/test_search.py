@@ -1,4 +1,5 @@
-"""Power patterns, duplicate penalty, anchors and bound handling (paper Sec. 4.2, spec §6)."""
+"""Power patterns, duplicate penalty, anchors and bound handling (paper Sec. 4.2;
+docs/method/search.md)."""
 
 import numpy as np
 import pytest
@@ -32,7 +33,8 @@ def test_duplicate_penalty_formula():
 def test_anchor_grid_fade():
     sub = temporal_branches((0.6, 1.05), 47, 1e-3)[0]
     grid = anchor_points(sub, (0.5, 2.0), (0, 0), 800)
-    # 5 alpha anchors x 7 beta anchors {0.5, 0.8, 1.0, 1.1, 1.4, 1.7, 2.0} squared (spec §6.5)
+    # 5 alpha anchors x 7 beta anchors {0.5, 0.8, 1.0, 1.1, 1.4, 1.7, 2.0} squared
+    # (docs/method/search.md#anchor-start)
     assert grid.shape == (5 * 49, 3)
     assert set(np.round(grid[:, 1], 6)) == {0.5, 0.8, 1.0, 1.1, 1.4, 1.7, 2.0}
     big = anchor_points(sub, (0.5, 2.0), (0, 0, 0, 0), 800)

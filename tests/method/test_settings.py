@@ -48,7 +48,7 @@ def test_dataclass_defaults_are_the_yaml_values():
     for f in dataclasses.fields(SelectionSettings):
         if f.name in sel:
             assert getattr(SelectionSettings(), f.name) == sel[f.name], f.name
-    method = _yaml("method", "weak_pareto")
+    method = _yaml("method", "weak_pareto")["method"]  # a global package: nested under method
     refine = RefineSettings()
     assert (refine.polish, refine.refit) == (method["polish"], method["refit"])
     assert (refine.maxiter, refine.xatol, refine.fatol, refine.trust_min) == (
@@ -153,3 +153,25 @@ def test_robust_method_changes_only_what_it_names():
         sel_paper
     )
     assert dataclasses.replace(ref, ridge=None) == ref_paper
+
+
+@pytest.mark.parametrize(
+    ("method", "selector"),
+    [("weak_pareto", "elbow"), ("weak_pareto_robust", "gain"), ("weak_pareto_exact", "gain")],
+)
+def test_a_method_is_complete_with_its_selector_at_both_doors(method, selector):
+    """``method=<name>`` alone composes the method's own selector in wp run, and the same
+    settings in WeakPareto; ``selection=`` given explicitly still wins."""
+    from weakpareto.method.settings import method_selector, method_settings
+
+    assert method_selector(method) == selector
+    composed = discovery_config(compose_config([f"method={method}"]), 0)
+    search, sel, refine = method_settings(method)
+    assert (composed.search, composed.selection, composed.refine) == (search, sel, refine)
+    python = WeakPareto(method=method).discovery_config()
+    assert (python.selection, python.refine) == (sel, refine)
+    assert compose_config([f"method={method}", "selection=aic"]).selection.rule == "aic"
+    assert (
+        WeakPareto(method=method, selection="aic").discovery_config().selection
+        == (named_settings(method, "aic")[1])
+    )

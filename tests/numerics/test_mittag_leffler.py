@@ -22,7 +22,7 @@ def ml_series(z: complex, a: float, b: float, digits: int = 60) -> complex:
     The largest series term is about ``exp(|z|**(1/a))``, so the working precision is raised by
     ``|z|**(1/a)/ln 10`` digits on top of ``digits`` to survive the cancellation at negative
     arguments. ``a*k + b`` is formed in mpmath (forming it in double precision would spoil
-    the reference, see ECOSYSTEM §2).
+    the reference).
     """
     r = abs(complex(z))
     peak = r ** (1.0 / a) if r > 0 else 0.0

@@ -137,7 +137,8 @@ def test_spectral_adjoint_identity(kind: str, n: int, beta: float) -> None:
 
 
 def test_directional_nyquist_bin_effective_action() -> None:
-    """Even n: the single Nyquist bin acts as cos(pi beta/2)|kappa|^beta after Re (spec §4.4)."""
+    """Even n: the single Nyquist bin acts as cos(pi beta/2)|kappa|^beta after Re
+    (docs/method/operators.md#periodic-multipliers)."""
     n, length, beta = 32, 2 * np.pi, 1.7
     x = np.linspace(0.0, length, n, endpoint=False)
     alt = np.cos(np.pi * np.arange(n))  # pure Nyquist mode

@@ -12,7 +12,7 @@ from weakpareto.numerics.orders import (
 
 @pytest.mark.parametrize(
     "rng, expected",
-    [  # node counts per branch, spec §5.1
+    [  # node counts per branch, docs/method/library.md#temporal-branches
         ((0.60, 1.05), {"sub": 42, "int": 1, "sup": 7}),
         ((0.80, 1.15), {"sub": 28, "int": 1, "sup": 21}),
         ((0.65, 1.00), {"sub": 47, "int": 1}),
@@ -55,7 +55,7 @@ def test_blend_reproduces_linear_functions():
 
 def test_identity_snapping_and_first_positive_node():
     nodes = beta_nodes((0.0, 2.1), 59)
-    assert first_positive(nodes) == pytest.approx(2.1 / 58)  # 0.036207 (spec §5.1)
+    assert first_positive(nodes) == pytest.approx(2.1 / 58)  # 0.036207
     idx, w = beta_blend(np.array([0.0, 0.03, 0.0363]), nodes)
     assert idx[0].tolist() == [0, 0] and w[0].tolist() == [1.0, 0.0]
     assert idx[1].tolist() == [0, 0] and w[1].tolist() == [1.0, 0.0]  # snapped, never blended

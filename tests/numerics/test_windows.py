@@ -1,4 +1,5 @@
-"""Tests for weakpareto.numerics.windows against the spec §3 rules and the §3.7 benchmark table."""
+"""Tests for weakpareto.numerics.windows against the rules of docs/method/test-functions.md and its
+per-benchmark table."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ import pytest
 
 from weakpareto.numerics import windows as tf
 
-# (name, t grid, x grid, L, (K_t, K_x), w_t, w_x) -- spec §3.7, paper budget
+# (name, t grid, x grid, L, (K_t, K_x), w_t, w_x) -- paper budget,
+# docs/method/test-functions.md#per-benchmark-values
 BENCHMARKS = [
     ("FADE", 0.1 * np.arange(1, 151), 0.25 * np.arange(120), 30.0, (44, 60), 1.05, 0.6667),
     (

@@ -113,7 +113,7 @@ def runs_frame(rows):
 def ksens_runs():
     """K15x21 with a support failure, K44x60 with a wrong K and an old duplicate, a default run."""
     rows = []
-    # K15x21: one support failure whose e_alpha still enters the all-seed mean (spec §9 ksens)
+    # K15x21: one support failure whose e_alpha still enters the all-seed mean (tab:ksens)
     e_alpha = [0.000, 0.001, 0.002, 0.003, 0.004]  # 0.002 +- 0.0016
     e_beta = [0.01, 0.03, 0.05, 0.07, NAN]  # 0.04 +- 0.026 (NaN skipped)
     e_xi = [0.04, 0.05, 0.05, 0.06, NAN]  # mean 0.05

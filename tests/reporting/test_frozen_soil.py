@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from weakpareto.method.kelvin import exact_creep, fit_kelvin
+from weakpareto.kelvin.model import exact_creep, fit_kelvin
 from weakpareto.reporting.tables.frozen_soil import frozen_soil_table, loads
 
 REPO = Path(__file__).resolve().parents[2]

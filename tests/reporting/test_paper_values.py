@@ -34,10 +34,10 @@ LABELS = {
     "tab:ksens", "tab:local-identifiability", "tab:main", "tab:progress", "tab:rdnoise",
     "tab:robustness", "tab:robustness-burgers", "tab:runtime", "tab:superunit", "tab:twod",
     "tab:twod-resolution", "tab:twod-width",
-    # issue 16 (items 4, 6): tab:frozen-soil (rendered from user records by
+    # tab:frozen-soil (rendered from user records by
     # scripts/frozen_soil.py) and two claims of the running text (cells in `claims`)
     "tab:frozen-soil", "tab:tau-rescoring", "tab:temporal-profile",
-    "tab:yu",  # issue 16 (items 1-3)
+    "tab:yu",
 }  # fmt: skip
 
 

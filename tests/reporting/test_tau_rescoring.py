@@ -99,7 +99,7 @@ def test_committed_runs_reproduce_45_47_47_and_0_of_60():
     assert n_weak == n_strong == 60
     assert (weak[0.125], weak[0.15], weak[0.175]) == (45, 47, 47)
     assert set(strong.values()) == {0}
-    assert weak[0.1] == 40  # the reference archive's 40 (spec §11); at 0.2 ours 48 vs 52
+    assert weak[0.1] == 40  # the reference archive's 40; at 0.2 ours 48 vs 52
     table = table_tau_rescoring(runs)
     assert table is not None
     assert r"Weak-Pareto & 40/60 & 45/60 & 47/60 & 47/60 & 48/60 \\" in table.latex

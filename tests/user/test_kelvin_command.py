@@ -11,7 +11,7 @@ import pytest
 
 from weakpareto import cli
 from weakpareto.cli import main
-from weakpareto.method.kelvin import exact_creep
+from weakpareto.kelvin.model import exact_creep
 from weakpareto.user.kelvin_command import USAGE
 
 ALPHA, ETA, E, LOAD = 0.562, 0.0744, 0.430, 1.14  # the paper's silt fit

@@ -1,5 +1,5 @@
 """``WeakPareto(method="weak_pareto_exact")``: the exact weak time derivative and noise-aware
-scoring through the user API (issue 13)."""
+scoring through the user API (docs/method/extensions.md#exact-weak-time-derivative)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Weak Grid-STRidge: the fixed-dictionary ablation (paper Sec. 5.8, tab:ablation; spec §8.2-8.3).
+"""Weak Grid-STRidge: the fixed-dictionary ablation (paper Sec. 5.8, tab:ablation;
+docs/method/baselines.md#weak-grid-stridge).
 
 Instead of searching orders continuously, Grid-STRidge fixes a dense weak dictionary — every
 power ``p`` at every node of the 59-node uniform ``beta`` grid (177 columns for FADE) — and runs
@@ -21,9 +22,9 @@ training Gram matrix of the normalised dictionary is formed once, all (alpha, th
 problems share the first (full-dictionary) fit, and identical (alpha, active set) states are
 solved once per iteration.
 
-:func:`fixed_dictionary_stability` is the "weak_fixed_stability" variant (spec §8.3, not in the
-paper tables): Grid-STRidge over test-function width scales x splits, reporting the most frequent
-signature.
+:func:`fixed_dictionary_stability` is the "weak_fixed_stability" variant (not in the paper tables;
+docs/method/baselines.md#fixed-dictionary-stability): Grid-STRidge over test-function width scales x
+splits, reporting the most frequent signature.
 """
 
 from __future__ import annotations
@@ -45,13 +46,15 @@ from weakpareto.numerics import windows as tf
 from weakpareto.numerics.orders import beta_nodes, temporal_branches
 from weakpareto.records import DiscoveryResult, Equation, FrontPoint, Mode, OperatorKind, Term
 
-FIT_EPS = 1e-12  # E_fit denominator guard of the baselines (spec §6.10, §8.2)
+#: E_fit denominator guard of the baselines (docs/method/search.md#final-exact-refit).
+FIT_EPS = 1e-12
 _CHUNK = 48  # problems per batched masked solve (bounds memory to ~48 M^2 doubles)
 
 
 @dataclass(frozen=True)
 class GridSTRidgeSettings:
-    """Constants of the Grid-STRidge ablation (spec §8.2; defaults are the paper's)."""
+    """Constants of the Grid-STRidge ablation (defaults are the paper's;
+    docs/method/baselines.md#weak-grid-stridge)."""
 
     thresholds: tuple[float, ...] = tuple(float(v) for v in np.logspace(-5, -1, 17))
     ridge: float = 1e-8
@@ -87,7 +90,8 @@ class GridSTRidgeFit:
         return Equation(self.mode, self.alpha, terms, self.operator).canonical()
 
     def signature(self) -> tuple[float, tuple[tuple[int, float], ...]]:
-        """``alpha`` and the sorted ``(p, beta)`` pairs rounded to 2 decimals (spec §8.3)."""
+        """``alpha`` and the sorted ``(p, beta)`` pairs rounded to 2 decimals
+        (docs/method/baselines.md#fixed-dictionary-stability)."""
         pairs = tuple(sorted((int(p), round(float(b), 2)) for p, b in zip(self.powers, self.betas)))
         return round(float(self.alpha), 2), pairs
 
@@ -191,7 +195,8 @@ def _solve_unique(
 def alpha_candidates(
     alpha_range: tuple[float, float], n_nodes: int, eps: float
 ) -> list[tuple[Mode, float]]:
-    """(mode, alpha) of the uniform alpha grid, assigned to their branches (spec §8.2).
+    """(mode, alpha) of the uniform alpha grid, assigned to their branches
+    (docs/method/baselines.md#weak-grid-stridge).
 
     Uniform nodes inside the subunit/superunit branch bounds are kept with that branch; the
     exact integer order ``alpha = 1`` is added once when the integer branch is admitted (a
@@ -321,14 +326,16 @@ def to_result(fit: GridSTRidgeFit, timings: dict[str, float] | None = None) -> D
 def grid_stridge(
     source: FeatureSource, cfg: DiscoveryConfig, settings: GridSTRidgeSettings | None = None
 ) -> DiscoveryResult:
-    """Weak Grid-STRidge (spec §8.2) on a feature source, as a :class:`DiscoveryResult`."""
+    """Weak Grid-STRidge on a feature source, as a :class:`DiscoveryResult`
+    (docs/method/baselines.md#weak-grid-stridge)."""
     timings: dict[str, float] = {}
     fit = grid_stridge_fit(source, cfg, settings, timings)
     return to_result(fit, timings)
 
 
 # -----------------------------------------------------------------------------------------
-# Fixed-dictionary stability variant (spec §8.3, not in the paper tables)
+# Fixed-dictionary stability variant (not in the paper tables;
+# docs/method/baselines.md#fixed-dictionary-stability)
 # -----------------------------------------------------------------------------------------
 
 WIDTH_SCALES = (0.85, 1.0, 1.2)
@@ -352,7 +359,8 @@ def scaled_weak_library(
 ) -> WeakLibrary:
     """Weak library whose Gaussian test widths (time and space) are multiplied by a scale.
 
-    Counts and centres follow the paper rules (spec §3); ``width_scale = 1`` reproduces
+    Counts and centres follow the paper rules (docs/method/test-functions.md); ``width_scale = 1``
+    reproduces
     :func:`weakpareto.library.weak.weak_library`. Fourier spatial tests have no width, so only
     the temporal width is scaled for them.
     """
@@ -412,7 +420,8 @@ def fixed_dictionary_stability(
     budget: tf.Budget = "paper",
     temporal_scheme: TemporalScheme | None = None,
 ) -> StabilityResult:
-    """Grid-STRidge over width scales x splits; report the most frequent signature (spec §8.3).
+    """Grid-STRidge over width scales x splits; report the most frequent signature
+    (docs/method/baselines.md#fixed-dictionary-stability).
 
     The signature of a run is ``alpha`` and its ``(p, beta)`` pairs rounded to 2 decimals. The
     winner is the most frequent signature (ties: lowest median BIC); the reported model is its

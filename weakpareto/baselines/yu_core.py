@@ -1,10 +1,11 @@
-"""The Yu et al. fractional-discovery pipeline (paper App. app:yu, tab:yu; spec §8.4), shared by
-its two field reconstructions (:mod:`weakpareto.baselines.yu_spline`, the optimiser-only variant,
-and :mod:`weakpareto.baselines.yu_neural`, the full neural variant).
+"""The Yu et al. fractional-discovery pipeline (paper App. app:yu, tab:yu;
+docs/method/baselines.md#yu-et-al-adaptation), shared by its two field reconstructions
+(:mod:`weakpareto.baselines.yu_spline`, the optimiser-only variant, and
+:mod:`weakpareto.baselines.yu_neural`, the full neural variant).
 
-Written from the published description of the method (paper App. app:yu and spec §8.4); Yu et
-al.'s code carries no licence and is not used. Given a smooth reconstruction of the noisy field
-(anything that evaluates ``d^{i+j} u / dt^i dx^j`` on a tensor grid, :class:`FieldModel`):
+Written from the published description of the method (paper App. app:yu); Yu et al.'s code carries
+no licence and is not used. Given a smooth reconstruction of the noisy field (anything that
+evaluates ``d^{i+j} u / dt^i dx^j`` on a tensor grid, :class:`FieldModel`):
 
 1. **Evaluation points:** ``t in [3, 14)`` and ``x in [4, 26)``, step 0.1 (110 x 220 points
    for FADE), away from the lower terminals of the one-sided operators.
@@ -52,7 +53,7 @@ from scipy.special import gamma, roots_jacobi
 from weakpareto._typing import Array
 from weakpareto.records import DiscoveryResult, Equation, FrontPoint, Mode, Term
 
-FIT_EPS = 1e-12  # E_fit denominator guard (spec §6.10)
+FIT_EPS = 1e-12  # E_fit denominator guard (docs/method/search.md#final-exact-refit)
 #: (power, order) of the 12 library columns; ``None`` order is the searched D_x^beta u column and
 #: power -1 the constant column 1.
 LIBRARY: tuple[tuple[int, float | None], ...] = (
@@ -88,7 +89,8 @@ BETA_COLUMN = 3
 
 @dataclass(frozen=True)
 class YuSettings:
-    """Constants of the Yu et al. adaptation (spec §8.4; defaults are the paper's)."""
+    """Constants of the Yu et al. adaptation (defaults are the paper's;
+    docs/method/baselines.md#yu-et-al-adaptation)."""
 
     alpha_bounds: tuple[float, float] = (0.60, 0.999)
     beta_bounds: tuple[float, float] = (1.01, 1.999)
@@ -134,8 +136,8 @@ def check_domain(t: Array, x: Array, settings: YuSettings) -> None:
         if pts.size == 0 or pts[0] <= max(lo, 0.0) or pts[-1] > hi:
             raise ValueError(
                 f"method.{name}={list(spec)} gives evaluation points outside the data's "
-                f"({max(lo, 0.0):g}, {hi:g}]; the Yu et al. adaptation is set up for FADE's grid "
-                "(spec §8.4), e.g. method.t_eval=[3.0,14.0,0.1] method.x_eval=[4.0,26.0,0.1]"
+                f"({max(lo, 0.0):g}, {hi:g}]; the Yu et al. adaptation is set up for FADE's grid, "
+                "e.g. method.t_eval=[3.0,14.0,0.1] method.x_eval=[4.0,26.0,0.1]"
             )
 
 
@@ -415,7 +417,8 @@ def library_equation(alpha: float, beta: float, coef: Array, settings: YuSetting
 def search_orders(
     feats: Features, seed: int, progress: Callable[[str], None] | None = None
 ) -> YuFit:
-    """DE on the order banks, Powell polish at exact orders, exact refit (spec §8.4)."""
+    """DE on the order banks, Powell polish at exact orders, exact refit
+    (docs/method/baselines.md#sparse-fit-and-orders)."""
     s = feats.settings
     timings: dict[str, float] = {}
     bounds = [s.alpha_bounds, s.beta_bounds]

@@ -1,4 +1,5 @@
-"""``method=yu_neural``: the full Yu et al. framework (paper App. app:yu; spec §8.4), CPU PyTorch.
+"""``method=yu_neural``: the full Yu et al. framework (paper App. app:yu), CPU PyTorch
+(docs/method/baselines.md#field-reconstruction).
 
 A coordinate network ``(t, x) -> u`` (2 -> 20 x 5 -> 1, inputs scaled to [-1, 1], float32) with
 the learnable Gaussian activation ``exp(-(h - mu)^2 / (2 sigma^2))`` (one ``mu ~ N(0, 1)`` and one
@@ -44,7 +45,8 @@ def require_torch() -> Any:
 
 @dataclass(frozen=True)
 class NeuralSettings:
-    """Network and training constants of the full variant (spec §8.4; defaults are the paper's)."""
+    """Network and training constants of the full variant (defaults are the paper's;
+    docs/method/baselines.md#field-reconstruction)."""
 
     width: int = 20
     depth: int = 5  # hidden layers

@@ -1,4 +1,5 @@
-"""``method=yu_spline``: the optimiser-only Yu et al. variant (paper App. app:yu; spec §8.4).
+"""``method=yu_spline``: the optimiser-only Yu et al. variant (paper App. app:yu;
+docs/method/baselines.md#field-reconstruction).
 
 The neural field reconstruction of the full framework is replaced by a deterministic quintic
 tensor-product interpolating spline of the noisy field (``RectBivariateSpline``, ``kx = ky = 5``,

@@ -1,7 +1,7 @@
 """Fractional Burgers benchmark: pseudo-spectral RK4 solver on a fine grid (paper Sec. 5.7).
 
-``u_t = -u u_x + nu D_x^beta u`` (spec §1), integrated with 2/3-dealiased RK4 on the generator's
-fine grid and sampled onto the data grid.
+``u_t = -u u_x + nu D_x^beta u`` (docs/method/benchmarks.md#fractional-burgers), integrated with
+2/3-dealiased RK4 on the generator's fine grid and sampled onto the data grid.
 """
 
 from __future__ import annotations
@@ -58,7 +58,8 @@ def burgers_rhs(
     mask: NDArray[np.bool_],
     advection: float = -1.0,
 ) -> ComplexArray:
-    """Semi-discrete right-hand side of ``u_t = advection*u*u_x + nu*D_x^beta u`` (spec §1.6).
+    """Semi-discrete right-hand side of ``u_t = advection*u*u_x + nu*D_x^beta u``
+    (docs/method/benchmarks.md#fractional-burgers).
 
     Fourier pseudospectral: linear part ``nu*(i k)**beta * u_hat`` (not dealiased; zero mode
     0), nonlinear part in conservative form ``advection*0.5*i k*FFT(u**2)*mask`` with ``u``
@@ -112,7 +113,8 @@ def _burgers_setup(cfg: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def generate_burgers(cfg: Mapping[str, Any], seed: int) -> Field:
-    """Fractional Burgers (spec §1.6): classic RK4 pseudospectral on the fine grid.
+    """Fractional Burgers: classic RK4 pseudospectral on the fine grid
+    (docs/method/benchmarks.md#fractional-burgers).
 
     A snapshot is kept every ``round(dt_out/dt_fine)`` steps (t=0 included); the loop stops
     at the last stored output time (later steps of the reference's 3000-step loop do not

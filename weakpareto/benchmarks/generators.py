@@ -1,4 +1,4 @@
-"""Benchmark data: loaders and forward generators (paper tab:benchmarks, Sec. 5.7; spec §1).
+"""Benchmark data: loaders and forward generators (paper tab:benchmarks; docs/method/benchmarks.md).
 
 Every benchmark is described by one YAML file ``conf/benchmark/<name>.yaml`` (installed as
 package data of ``weakpareto.conf``). :func:`generate` reads its ``generator.kind`` and
@@ -11,19 +11,19 @@ block (temporal mode and order, operator family, terms and, in 2-D, directions),
 and the metrics can never disagree. The ``generator`` block holds only what the truth does
 not determine: initial condition, fine grid and step of the Burgers solver, tolerances.
 
-Conventions (spec §1)
----------------------
+Conventions (docs/method/benchmarks.md#grid-conventions)
+--------------------------------------------------------
 * Grids: ``t = linspace(0, T, nt)`` if ``grid.t_endpoint`` else ``arange(nt)*T/nt``;
   ``x = arange(nx)*L/nx`` (periodic, endpoint excluded); 2-D adds ``y`` from ``ny, Ly``.
 * Wavenumbers ``2*pi*fftfreq(n, d=L/n)``; Riesz symbol ``-|k|**beta``, directional symbol
-  ``(i k)**beta`` on the principal branch with the zero mode annihilated (spec §4.4); the
-  order-0 term is the identity (reaction).
+  ``(i k)**beta`` on the principal branch with the zero mode annihilated
+  (docs/method/operators.md#periodic-multipliers); the order-0 term is the identity (reaction).
 * Linear benchmarks are propagated mode by mode: ``exp(lambda t)`` (integer time),
-  ``E_{alpha,1}(lambda t**alpha)`` (Caputo, 0<alpha<2, zero initial velocity when
-  alpha>1) or the implicit L1 recursion (time-space RD, spec §1.5); the field is the real
-  part of the inverse FFT.
-* Seeds: the run seed regenerates the random part of the RD and two-term-Riesz initial
-  conditions (spec §0 step 1, §15.1); all other benchmarks are seed-independent.
+  ``E_{alpha,1}(lambda t**alpha)`` (Caputo, 0<alpha<2, zero initial velocity when alpha>1) or the
+  implicit L1 recursion (time-space RD, docs/method/benchmarks.md#time-space-fractional-rd); the
+  field is the real part of the inverse FFT.
+* Seeds: the run seed regenerates the random part of the RD and two-term-Riesz initial conditions
+  (docs/method/benchmarks.md#run-seeds-and-data); all other benchmarks are seed-independent.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from omegaconf import DictConfig
 from scipy.special import gamma as gamma_fn
 
 from weakpareto._typing import ComplexArray, FloatArray
+from weakpareto.benchmarks.bounded_fields import cut_window
 from weakpareto.benchmarks.burgers import generate_burgers
 from weakpareto.benchmarks.catalogue import (
     Field,
@@ -100,7 +101,8 @@ def _linear_symbol(
 
 
 def _smooth_random_ic(x: FloatArray, L: float, ic: Mapping[str, Any], seed: int) -> FloatArray:
-    """Spec §1.3: harmonics + ``noise_amp * N(0,1)`` per point, low-passed by
+    """docs/method/benchmarks.md#smooth-random-initial-condition: harmonics + ``noise_amp * N(0,1)``
+    per point, low-passed by
     ``exp(-filter * f**2)`` with ``f = fftfreq(nx)`` in cycles per sample."""
     u0 = harmonics((x,), (L,), ic.get("harmonics"))
     rng = np.random.default_rng(seed)
@@ -138,7 +140,8 @@ def _propagate_ml(
 def _propagate_l1(
     u0_hat: ComplexArray, lam: ComplexArray, dt: float, nt: int, alpha: float
 ) -> ComplexArray:
-    """Implicit L1 Caputo recursion per Fourier mode (spec §1.5), ``0 < alpha < 1``.
+    """Implicit L1 Caputo recursion per Fourier mode, ``0 < alpha < 1``
+    (docs/method/benchmarks.md#time-space-fractional-rd).
 
     ``c sum_{k=0}^{n-1} w_k (U_{n-k} - U_{n-k-1}) = lambda U_n`` with
     ``c = dt**-alpha / Gamma(2-alpha)``, ``w_k = (k+1)**(1-alpha) - k**(1-alpha)``.
@@ -162,7 +165,8 @@ def _propagate_l1(
 
 
 def _gen_file(cfg: Mapping[str, Any], seed: int) -> Field:
-    """FADE / ADE: the shipped data file (paper default for these benchmarks, spec §1.1-1.2)."""
+    """FADE / ADE: the shipped data file (paper default for these benchmarks;
+    docs/method/benchmarks.md#fade, #ade)."""
     t, x, _ = make_grid(get_path(cfg, "grid"))
     fname = str(get_path(cfg, "generator.file"))
     sha = opt_path(cfg, "generator.sha256", None)
@@ -176,7 +180,8 @@ def _gen_file(cfg: Mapping[str, Any], seed: int) -> Field:
 
 
 def _gen_fade_ml(cfg: Mapping[str, Any], seed: int) -> Field:
-    """FADE regenerated semi-analytically from the file's first row (spec README)."""
+    """FADE regenerated semi-analytically from the file's first row
+    (docs/method/benchmarks.md#fade-semi-analytic)."""
     t, x, _ = make_grid(get_path(cfg, "grid"))
     L = pos_float(cfg, "grid.L")
     fname = str(get_path(cfg, "generator.file"))
@@ -198,7 +203,8 @@ def _gen_fade_ml(cfg: Mapping[str, Any], seed: int) -> Field:
 
 
 def _gen_rd_space(cfg: Mapping[str, Any], seed: int) -> Field:
-    """Space-fractional RD (spec §1.3-1.4): exact exponential per mode, seeded smooth IC."""
+    """Space-fractional RD: exact exponential per mode, seeded smooth IC
+    (docs/method/benchmarks.md#space-fractional-rd)."""
     t, x, _ = make_grid(get_path(cfg, "grid"))
     L = pos_float(cfg, "grid.L")
     mode, _ = truth_mode_alpha(cfg)
@@ -211,7 +217,8 @@ def _gen_rd_space(cfg: Mapping[str, Any], seed: int) -> Field:
 
 
 def _gen_rd_timespace(cfg: Mapping[str, Any], seed: int) -> Field:
-    """Time-space-fractional RD (spec §1.5): implicit L1 per mode, seeded smooth IC."""
+    """Time-space-fractional RD: implicit L1 per mode, seeded smooth IC
+    (docs/method/benchmarks.md#time-space-fractional-rd)."""
     grid = get_path(cfg, "grid")
     t, x, _ = make_grid(grid)
     L = pos_float(cfg, "grid.L")
@@ -226,7 +233,8 @@ def _gen_rd_timespace(cfg: Mapping[str, Any], seed: int) -> Field:
 
 
 def _gen_superunit(cfg: Mapping[str, Any], seed: int) -> Field:
-    """Superunit diagnostic (spec §1.8): ``E_{alpha,1}`` per mode, zero initial velocity."""
+    """Superunit diagnostic: ``E_{alpha,1}`` per mode, zero initial velocity
+    (docs/method/benchmarks.md#superunit-diagnostic)."""
     mode, _ = truth_mode_alpha(cfg)
     if mode != "sup":
         raise ValueError("generator kind 'superunit' needs truth.mode 'sup'")
@@ -236,7 +244,8 @@ def _gen_superunit(cfg: Mapping[str, Any], seed: int) -> Field:
 def _gen_mittag_leffler(cfg: Mapping[str, Any], seed: int) -> Field:
     """Any linear Caputo equation ``D_t^alpha u = L u`` (0 < alpha < 2, alpha != 1) from
     harmonics, ``u_hat(k, t) = u_hat(k, 0) E_{alpha,1}(lambda(k) t^alpha)`` (zero initial
-    velocity when alpha > 1); exact to the Mittag-Leffler evaluation (ours, issue 13)."""
+    velocity when alpha > 1); exact to the Mittag-Leffler evaluation (ours, beyond the paper;
+    docs/method/benchmarks.md#time-fractional-benchmarks-of-our-own)."""
     t, x, _ = make_grid(get_path(cfg, "grid"))
     L = pos_float(cfg, "grid.L")
     mode, alpha = truth_mode_alpha(cfg)
@@ -251,7 +260,8 @@ def _gen_mittag_leffler(cfg: Mapping[str, Any], seed: int) -> Field:
 
 
 def _gen_riesz2(cfg: Mapping[str, Any], seed: int) -> Field:
-    """Two-term Riesz (spec §1.7): random-phase power-law IC normalised to unit std."""
+    """Two-term Riesz: random-phase power-law IC normalised to unit std
+    (docs/method/benchmarks.md#two-term-riesz)."""
     t, x, _ = make_grid(get_path(cfg, "grid"))
     L = pos_float(cfg, "grid.L")
     mode, _ = truth_mode_alpha(cfg)
@@ -272,7 +282,8 @@ def _gen_riesz2(cfg: Mapping[str, Any], seed: int) -> Field:
 
 
 def _gen_twod(cfg: Mapping[str, Any], seed: int) -> Field:
-    """2-D directional benchmarks A/B (spec §1.10): complex ``E_{alpha,1}`` per active mode."""
+    """2-D directional benchmarks A/B: complex ``E_{alpha,1}`` per active mode
+    (docs/method/two-d.md#model)."""
     t, x, y = make_grid(get_path(cfg, "grid"))
     if y is None:
         raise ValueError("generator kind 'twod' needs grid.ny and grid.Ly")
@@ -356,6 +367,9 @@ def generate(bench: Mapping[str, Any] | DictConfig | str, seed: int = 0) -> Fiel
             f"valid kinds: {', '.join(sorted(GENERATORS))}"
         )
     out = GENERATORS[kind](cfg, int(seed))
+    window = cfg.get("window", None)
+    if window is not None:  # a window of the solver's field: no longer periodic
+        out = cut_window(out, (float(window["x"][0]), float(window["x"][1])))
     if not np.all(np.isfinite(out.u)):
         raise RuntimeError(f"benchmark '{bench_name(cfg)}' produced non-finite values")
     return out

@@ -1,6 +1,7 @@
 """Korteweg–de Vries benchmark: soliton interaction by ETDRK4 pseudo-spectral integration.
 
-``u_t = -6 u u_x - u_xxx`` on a periodic domain (issue 11: a third-order term). The equation is
+``u_t = -6 u u_x - u_xxx`` on a periodic domain (ours, beyond the paper: a third-order term;
+docs/method/benchmarks.md#kdv-and-kuramoto-sivashinsky). The equation is
 read from the ``truth`` block; it must have the KdV form ``u_t = -a u u_x - b u_xxx`` with
 ``a != 0`` and ``b > 0``, whose solitons of speed ``c > 0`` are
 

@@ -1,9 +1,10 @@
 """Kuramoto–Sivashinsky benchmark and the ETDRK4 pseudo-spectral engine it shares with KdV.
 
-``u_t = -u u_x - u_xx - u_xxxx`` on a periodic domain (issue 11: hard, chaotic dynamics with
-orders up to 4). The equation is read from the config's ``truth`` block (single source of
-truth): power-0 terms form the stiff linear symbol, power-``p`` terms of order 1 are advective
-fluxes ``coef u^p u_x = coef/(p+1) (u^{p+1})_x``.
+``u_t = -u u_x - u_xx - u_xxxx`` on a periodic domain (ours, beyond the paper: hard, chaotic
+dynamics with orders up to 4; docs/method/benchmarks.md#kdv-and-kuramoto-sivashinsky). The equation
+is read from the config's ``truth`` block (single source of truth): power-0 terms form the stiff
+linear symbol, power-``p`` terms of order 1 are advective fluxes
+``coef u^p u_x = coef/(p+1) (u^{p+1})_x``.
 
 Scheme
 ------

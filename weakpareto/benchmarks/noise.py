@@ -1,4 +1,4 @@
-"""Measurement-noise laws (paper Sec. 5.1, App. altnoise; spec §2).
+"""Measurement-noise laws (paper Sec. 5.1, App. altnoise; docs/method/benchmarks.md#noise-laws).
 
 Each law maps a clean field ``u`` to a noisy realisation. ``level`` is a FRACTION
 (``0.1`` means 10 %; tables report ``100*level``). The realisation depends only on

@@ -1,7 +1,7 @@
-"""Cost of ``uncertainty=bootstrap`` against one fit (issue 14: B = 100 adds at most 3x a fit).
+"""Cost of ``uncertainty=bootstrap`` against one fit (target: B = 100 adds at most 3x a fit).
 
 :func:`uncertainty_cost` times, with one BLAS thread, one seed's fit as ``wp run`` computes it
-(data, noise, weak library, discovery: :func:`weakpareto.campaign.compute.fit_seed`) and the
+(data, noise, weak library, discovery: :func:`weakpareto.campaign.compute.fit_outcome`) and the
 block bootstrap of its selected equation with ``n_boot`` resamples
 (:func:`weakpareto.campaign.compute.bootstrap_seed`: local order bank, per-tile Gram tables,
 ``n_boot`` refits with reselection, ``S_beta``), each the median over ``repeats`` runs of the same
@@ -19,10 +19,10 @@ import pandas as pd
 from threadpoolctl import threadpool_limits
 
 from weakpareto.campaign.compose import compose_config
-from weakpareto.campaign.compute import bootstrap_seed, fit_seed
+from weakpareto.campaign.compute import bootstrap_seed, fit_outcome
 from weakpareto.io import write_csv_atomic, write_text_atomic
 
-#: The issue's target: fit + bootstrap at most this many times one fit.
+#: Cost target of the bootstrap: fit + bootstrap at most this many times one fit.
 TARGET_RATIO = 3.0
 STEM = "uncertainty_cost"
 
@@ -46,9 +46,9 @@ def uncertainty_cost(
     with threadpool_limits(1):
         for _ in range(max(1, int(repeats))):
             t0 = time.perf_counter()
-            result, source, two_d = fit_seed(cfg, seed)
+            outcome = fit_outcome(cfg, seed)
             t1 = time.perf_counter()
-            bootstrap_seed(cfg, seed, result, source, two_d)
+            bootstrap_seed(cfg, outcome)
             t2 = time.perf_counter()
             fits.append(t1 - t0)
             boots.append(t2 - t1)

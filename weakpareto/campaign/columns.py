@@ -14,7 +14,7 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
-from weakpareto.campaign.intervals import UNCERTAINTY_FIELDS
+from weakpareto.campaign.interval_columns import UNCERTAINTY_FIELDS
 
 SCHEMA_VERSION = "3"  # 2: code_hash (key) and git_commit columns; 3: uncertainty columns
 SCHEMA_METADATA = {"weakpareto.schema_version": SCHEMA_VERSION}
@@ -82,7 +82,7 @@ RUNS_SCHEMA = pa.schema(
         pa.field("directions", pa.list_(pa.string())),
         # HEAD of the checkout that ran it (+dirty), informational; "" when unknown
         pa.field("git_commit", pa.string()),
-        # wp run uncertainty=bootstrap (weakpareto.campaign.intervals); null when off
+        # wp run uncertainty=bootstrap (weakpareto.campaign.interval_columns); null when off
         *UNCERTAINTY_FIELDS,
     ],
     metadata=SCHEMA_METADATA,

@@ -12,17 +12,23 @@ and the removals leaves duplicates only, which every reader and the next compact
 ``legacy=true`` first moves the per-seed files of the older layout (:mod:`weakpareto.campaign.
 store`, written by ``wp run`` without a cluster launcher) into the dataset, so that a results
 directory becomes one dataset. A file replaced while it is moved is left in place.
+
+A file that cannot be read (corrupt, truncated, not Parquet) is neither merged nor moved nor
+removed: ``wp compact`` names it in a warning on stderr and goes on (exit code 0, as ``wp status``,
+``wp report`` and ``wp run`` do when they skip it).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from weakpareto.campaign import claims, dataset
@@ -48,9 +54,14 @@ class Compacted:
     duplicates: int = 0  # run rows dropped as duplicates (an older row of the same key)
     skipped: int = 0  # partitions locked by another compaction
     moved: int = 0  # per-seed files of the older layout moved into the dataset
+    unreadable: tuple[dataset.Unreadable, ...] = ()  # files that cannot be read: left in place
 
     def __add__(self, other: Compacted) -> Compacted:
-        return Compacted(*(a + b for a, b in zip(_values(self), _values(other))))
+        parts, f_in, f_out, rows, dups, skipped, moved = (
+            a + b for a, b in zip(_values(self), _values(other))
+        )
+        bad = self.unreadable + other.unreadable
+        return Compacted(parts, f_in, f_out, rows, dups, skipped, moved, bad)
 
     def describe(self) -> str:
         """One line for the user."""
@@ -62,7 +73,16 @@ class Compacted:
             text += f"; {self.moved} per-seed result(s) moved into the dataset"
         if self.skipped:
             text += f"; {self.skipped} partition(s) skipped (another wp compact holds them)"
+        if self.unreadable:
+            text += f"; {len(self.unreadable)} unreadable file(s) skipped and left in place"
         return text
+
+    def warnings(self) -> list[str]:
+        """One line per unreadable file (``wp compact`` prints them on stderr)."""
+        return [
+            f"wp compact: skipping unreadable {u.path} ({u.reason}); left in place"
+            for u in self.unreadable
+        ]
 
 
 def _values(c: Compacted) -> tuple[int, ...]:
@@ -71,12 +91,7 @@ def _values(c: Compacted) -> tuple[int, ...]:
 
 def partitions(results_dir: str | os.PathLike, kind: str) -> list[Path]:
     """The partition directories of one tree (``benchmark=/method=/noise=``), sorted."""
-    root = dataset.tree(results_dir, kind)
-    depth = len(dataset.PARTITIONS)
-    pattern = "/".join(f"{name}=*" for name in dataset.PARTITIONS)
-    return sorted(
-        p for p in root.glob(pattern) if p.is_dir() and len(p.relative_to(root).parts) == depth
-    )
+    return dataset.partition_dirs(results_dir, kind)
 
 
 def _remove_stale_tmp(directory: Path) -> None:
@@ -90,7 +105,8 @@ def _remove_stale_tmp(directory: Path) -> None:
 
 
 def compact_partition(directory: Path, kind: str) -> Compacted:
-    """Merge the files of one partition (module docstring); nothing to do for one file."""
+    """Merge the files of one partition (module docstring); nothing to do for one file. A file
+    that cannot be read is neither merged nor removed (:attr:`Compacted.unreadable`)."""
     _remove_stale_tmp(directory)
     with claims.claimed(directory / LOCK_NAME) as lock:
         if isinstance(lock, claims.Holder):
@@ -98,7 +114,12 @@ def compact_partition(directory: Path, kind: str) -> Compacted:
         files = dataset.data_files(directory)
         if len(files) <= 1:
             return Compacted()
-        rows = res.to_pandas(dataset.read_files(files, kind, directory))
+        table, bad = dataset.read_readable(files, kind, directory)
+        skip = {u.path for u in bad}
+        files = [f for f in files if f not in skip]
+        if len(files) <= 1:
+            return Compacted(unreadable=bad)
+        rows = res.to_pandas(table)
         kept = dataset.latest(rows, kind)
         target = directory / f"{dataset.PART_PREFIX}{dataset.new_token()}.parquet"
         with claims.deferred_signals():  # the merged file, then the removals
@@ -112,6 +133,7 @@ def compact_partition(directory: Path, kind: str) -> Compacted:
         files_out=1,
         rows=len(kept) if runs else 0,
         duplicates=len(rows) - len(kept) if runs else 0,
+        unreadable=bad,
     )
 
 
@@ -152,18 +174,36 @@ def _key_of(row: dict) -> RunKey:
     )
 
 
-def move_legacy_file(results_dir: str | os.PathLike, run_file: Path) -> bool:
-    """Move one per-seed run file (and its front file) into the dataset; False when it could
-    not be read or was replaced meanwhile (it stays)."""
+def _read_legacy(run_file: Path) -> tuple[dict | None, pa.Table | None, Compacted]:
+    """The row and front table of a per-seed file; an unreadable run or front file is reported
+    in the returned :class:`Compacted` (row None), a vanished one gives None silently."""
+    front_file = res.front_path(run_file)
+    try:
+        row = res.read_run_row(run_file)
+    except res.UnreadableResult as err:
+        bad = dataset.Unreadable(run_file, dataset.error_line(err, run_file))
+        return None, None, Compacted(unreadable=(bad,))
+    try:
+        fronts = pq.read_table(front_file) if front_file.is_file() else None
+    except FileNotFoundError:
+        return None, None, Compacted()
+    except (OSError, pa.ArrowException) as err:
+        bad = dataset.Unreadable(front_file, dataset.error_line(err, front_file))
+        return None, None, Compacted(unreadable=(bad,))
+    return row, fronts, Compacted()
+
+
+def move_legacy_file(results_dir: str | os.PathLike, run_file: Path) -> Compacted:
+    """Move one per-seed run file (and its front file) into the dataset (``moved=1``); it stays
+    when it was replaced meanwhile, or cannot be read (then in :attr:`Compacted.unreadable`)."""
     front_file = res.front_path(run_file)
     try:
         seen = _stat_id(run_file)
-        row = res.read_run_row(run_file)
-        fronts = pq.read_table(front_file) if front_file.is_file() else None
-    except (OSError, res.UnreadableResult):
-        return False
+    except OSError:
+        return Compacted()
+    row, fronts, problem = _read_legacy(run_file)
     if row is None:
-        return False
+        return problem
     key = _key_of(row)
     token = dataset.new_token()
     front_df = pd.DataFrame(
@@ -179,8 +219,8 @@ def move_legacy_file(results_dir: str | os.PathLike, run_file: Path) -> bool:
         )
         if _remove_if_unchanged(run_file, seen):
             front_file.unlink(missing_ok=True)
-            return True
-    return False
+            return Compacted(moved=1)
+    return Compacted()
 
 
 def legacy_run_files(results_dir: str | os.PathLike) -> list[Path]:
@@ -197,12 +237,9 @@ def legacy_run_files(results_dir: str | os.PathLike) -> list[Path]:
 
 def compact(results_dir: str | os.PathLike, legacy: bool = False) -> Compacted:
     """Compact every partition of both trees (after moving older per-seed files, ``legacy``)."""
-    moved = (
-        sum(move_legacy_file(results_dir, f) for f in legacy_run_files(results_dir))
-        if legacy
-        else 0
-    )
-    total = Compacted(moved=moved)
+    total = Compacted()
+    for run_file in legacy_run_files(results_dir) if legacy else []:
+        total = total + move_legacy_file(results_dir, run_file)
     for kind in (dataset.RUNS, dataset.FRONTS):
         for directory in partitions(results_dir, kind):
             total = total + compact_partition(directory, kind)
@@ -243,5 +280,7 @@ def compact_command(overrides: Sequence[str]) -> Compacted:
     opts = _options(overrides)
     readable_dir(opts["results_dir"], "results_dir")
     done = compact(opts["results_dir"], legacy=opts["legacy"] == "true")
+    for line in done.warnings():
+        print(line, file=sys.stderr)
     print(f"wp compact: {done.describe()} in {opts['results_dir']}")
     return done

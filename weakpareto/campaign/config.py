@@ -18,8 +18,11 @@ from typing import Any, get_args
 from omegaconf import DictConfig, OmegaConf
 
 from weakpareto.campaign.compute import discovery_config as discovery_config
+from weakpareto.campaign.compute import fit_spec
 from weakpareto.campaign.compute import noise_seed as noise_seed
 from weakpareto.errors import UserInputError
+from weakpareto.fit.kinds import check_supported
+from weakpareto.fit.spec import DomainRequest
 from weakpareto.method.settings import ElbowPoints, SelectionRule, StabilityRule, Updating
 from weakpareto.numerics.orders import temporal_branches
 
@@ -36,8 +39,9 @@ NON_IDENTITY_KEYS = (
     "variant",
     "hydra",
 )
-#: Keys of ``wp run``'s uncertainty (issue 14): part of the config hash only when it is on, so
-#: runs without it keep the keys (and cached results) they had before the keys existed.
+#: Keys of ``wp run``'s uncertainty (ours, docs/method/extensions.md#bootstrap-intervals): part
+#: of the config hash only when it is on, so runs without it keep the keys (and cached results)
+#: they had before the keys existed.
 UNCERTAINTY_KEYS = ("uncertainty", "n_boot", "level")
 
 
@@ -132,15 +136,19 @@ def validate_run(cfg: DictConfig) -> None:
     require_noise(cfg.noise)
     two_d = cfg.benchmark.grid.get("ny") is not None
     validate_library(cfg.benchmark.library, cfg.search, "[0]" if two_d else "[0,1,2]")
-    if cfg.method.library == "yu_neural":  # one line before any work, not a crashed seed
+    if cfg.method.kind == "yu_neural":  # one line before any work, not a crashed seed
         from weakpareto.baselines.yu_neural import require_torch
 
         require_torch()
-    if two_d and cfg.method.library != "weak":
+    domain = str(cfg.get("domain", "periodic"))
+    if domain not in get_args(DomainRequest):
         raise UserInputError(
-            f"method={cfg.method.name} has no 2-D implementation; run 2-D benchmarks with "
-            "method=weak_pareto or method=weak_pareto_nopolish, e.g. method=weak_pareto"
+            f"domain={domain!r} is not one of {', '.join(get_args(DomainRequest))}; e.g. "
+            "domain=periodic"
         )
+    validate_uncertainty(cfg)
+    # what the method cannot fit on this benchmark, before any seed runs (auto: decided by data)
+    check_supported(fit_spec(cfg, int(cfg.seed)), two_d, "periodic" if domain == "auto" else domain)
     if two_d and list(cfg.benchmark.library.powers) != [0]:
         raise UserInputError(
             f"benchmark.library.powers={list(cfg.benchmark.library.powers)} on a 2-D benchmark: "
@@ -165,7 +173,6 @@ def validate_run(cfg: DictConfig) -> None:
         )
     if not float(cfg.search.ridge) >= 0:
         raise UserInputError("search.ridge must be >= 0; e.g. search.ridge=0.001")
-    validate_uncertainty(cfg)
 
 
 def without_uncertainty_off(data: dict) -> dict:
@@ -183,19 +190,14 @@ def uncertainty_settings(cfg: DictConfig) -> tuple[int, float] | None:
 
 
 def validate_uncertainty(cfg: DictConfig) -> None:
-    """``uncertainty`` null or ``bootstrap`` (weak methods only), ``n_boot >= 2``, ``level`` in
-    (0, 1)."""
+    """``uncertainty`` null or ``bootstrap``, ``n_boot >= 2``, ``level`` in (0, 1) (which methods
+    can be resampled: :func:`weakpareto.fit.kinds.check_supported`)."""
     method = cfg.get("uncertainty", None)
     if method is None:
         return
     if method != "bootstrap":
         raise UserInputError(
             f"uncertainty={method!r} is not one of bootstrap, null; e.g. uncertainty=bootstrap"
-        )
-    if cfg.method.library != "weak":
-        raise UserInputError(
-            f"uncertainty=bootstrap resamples the weak equations; method={cfg.method.name} has "
-            "none: use a weak method (e.g. method=weak_pareto) or uncertainty=null"
         )
     require_int("n_boot", cfg.n_boot, 2)
     level = cfg.level

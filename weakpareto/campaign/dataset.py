@@ -11,7 +11,9 @@ half-written file, a file is never rewritten in place (a new result is a new fil
 file marks the seed as done. ``wp compact`` (:mod:`weakpareto.campaign.compact`) merges the
 files of a partition into one ``part-<token>.parquet``. Rows are idempotent by :data:`RUN_KEY`:
 every reader keeps the row with the latest ``created_utc`` per key (per key, the front rows of
-the latest write).
+the latest write). A file that cannot be read (corrupt, truncated, not Parquet) is skipped by
+every reader with a warning naming it (:func:`warn_unreadable`), as the per-seed layout's
+readers do, and is never removed.
 
 The partition columns are not stored in the files (standard hive layout, readable by any Parquet
 tool) and are typed by :data:`PARTITION_SCHEMA` on reading: ``noise=0.05`` comes back as the
@@ -21,8 +23,10 @@ float 0.05, ``noise=0.0`` as 0.0 — never as a string or an int, as type infere
 from __future__ import annotations
 
 import os
+import sys
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
@@ -138,6 +142,17 @@ def data_files(directory: Path) -> list[Path]:
     )
 
 
+def partition_dirs(results_dir: str | os.PathLike, kind: str) -> list[Path]:
+    """The partition directories of the ``kind`` tree (``benchmark=/method=/noise=``), sorted."""
+    root = tree(results_dir, kind)
+    pattern = "/".join(f"{name}=*" for name in PARTITIONS)
+    return sorted(
+        p
+        for p in root.glob(pattern)
+        if p.is_dir() and len(p.relative_to(root).parts) == len(PARTITIONS)
+    )
+
+
 def _partitioning() -> ds.Partitioning:
     return ds.partitioning(PARTITION_SCHEMA, flavor="hive")
 
@@ -160,10 +175,34 @@ def _retrying(read: Any) -> pa.Table:
     for attempt in range(READ_RETRIES):
         try:
             return read()
-        except OSError as err:  # pyarrow reports a vanished file as an OSError
+        except (OSError, Vanished) as err:  # pyarrow reports a vanished file as an OSError
             if not _vanished(err) or attempt == READ_RETRIES - 1:
                 raise
     raise AssertionError("unreachable")
+
+
+def _read_tree_once(
+    results_dir: str | os.PathLike,
+    kind: str,
+    columns: Sequence[str] | None,
+    filt: ds.Expression | None,
+) -> pa.Table:
+    """The whole tree in one read; when a file cannot be read, partition by partition with the
+    unreadable files skipped (:func:`warn_unreadable` names them)."""
+    try:
+        return _read_once(tree(results_dir, kind), kind, columns, filt)
+    except (OSError, pa.ArrowException) as err:
+        if _vanished(err):
+            raise
+    tables = [schema_of(kind).empty_table()]
+    for directory in partition_dirs(results_dir, kind):
+        table, bad = read_readable(data_files(directory), kind, directory)
+        warn_unreadable(bad)
+        tables.append(table)
+    table = pa.concat_tables(tables)
+    if filt is not None:
+        table = table.filter(filt)
+    return table.select(list(columns)) if columns else table
 
 
 def read_tree(
@@ -172,13 +211,14 @@ def read_tree(
     columns: Sequence[str] | None = None,
     filt: ds.Expression | None = None,
 ) -> pa.Table:
-    """Every row of the ``kind`` tree (not de-duplicated), typed by its schema."""
+    """Every row of the ``kind`` tree (not de-duplicated), typed by its schema; a file that cannot
+    be read is skipped with a warning (:func:`warn_unreadable`), not removed."""
     root = tree(results_dir, kind)
     schema = schema_of(kind)
     if not root.is_dir():
         names = list(columns) if columns else schema.names
         return pa.schema([schema.field(n) for n in names]).empty_table()
-    return _retrying(lambda: _read_once(root, kind, columns, filt))
+    return _retrying(lambda: _read_tree_once(results_dir, kind, columns, filt))
 
 
 def partition_values(directory: Path) -> dict[str, Any]:
@@ -196,8 +236,51 @@ class Vanished(Exception):
     """A listed file was removed before it was read (``wp compact`` merged it): list again."""
 
 
-def _vanished(err: OSError) -> bool:
-    return isinstance(err, FileNotFoundError) or "No such file" in str(err)
+def _vanished(err: BaseException) -> bool:
+    return isinstance(err, FileNotFoundError | Vanished) or "No such file" in str(err)
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """A data file that cannot be read as a file of its tree (corrupt, truncated, not Parquet,
+    a column of another type), and why (one line)."""
+
+    path: Path
+    reason: str
+
+
+def error_line(err: BaseException, path: Path) -> str:
+    """The first line of a read error of ``path``, without pyarrow's repetition of the path."""
+    lines = str(err).strip().splitlines()
+    text = lines[0] if lines else type(err).__name__
+    return text.split(f"'{path}': ", 1)[-1]  # pyarrow repeats the path: keep what follows
+
+
+def unreadable(path: Path, kind: str) -> Unreadable | None:
+    """Why ``path`` cannot be read as a file of the ``kind`` tree, None when it can;
+    :class:`Vanished` when it was removed meanwhile."""
+    try:
+        ds.dataset([str(path)], schema=file_schema(kind), format="parquet").to_table()
+    except (OSError, pa.ArrowException) as err:
+        if _vanished(err):
+            raise Vanished(str(err)) from None
+        return Unreadable(path, error_line(err, path))
+    return None
+
+
+_WARNED: set[Path] = set()
+
+
+def warn_unreadable(found: Iterable[Unreadable]) -> None:
+    """One line on stderr per unreadable file, once per file and process (the file is skipped,
+    never removed)."""
+    for u in found:
+        if u.path not in _WARNED:
+            _WARNED.add(u.path)
+            print(
+                f"weakpareto.campaign.dataset: skipping unreadable {u.path}: {u.reason}",
+                file=sys.stderr,
+            )
 
 
 def read_files(files: Sequence[Path], kind: str, directory: Path) -> pa.Table:
@@ -209,7 +292,7 @@ def read_files(files: Sequence[Path], kind: str, directory: Path) -> pa.Table:
     try:
         table = ds.dataset([str(f) for f in files], schema=file_schema(kind), format="parquet")
         table = table.to_table()
-    except OSError as err:
+    except (OSError, pa.ArrowException) as err:
         if _vanished(err):
             raise Vanished(str(err)) from None
         raise
@@ -218,6 +301,19 @@ def read_files(files: Sequence[Path], kind: str, directory: Path) -> pa.Table:
         field = PARTITION_SCHEMA.field(name)
         table = table.append_column(field, pa.array([values[name]] * table.num_rows, field.type))
     return conform(table, schema)
+
+
+def read_readable(
+    files: Sequence[Path], kind: str, directory: Path
+) -> tuple[pa.Table, tuple[Unreadable, ...]]:
+    """:func:`read_files` of the files that can be read, and the files that cannot, with why."""
+    try:
+        return read_files(files, kind, directory), ()
+    except (OSError, pa.ArrowException):
+        pass  # one of them cannot be read (a vanished one raised Vanished): find which
+    bad = tuple(u for u in (unreadable(f, kind) for f in files) if u is not None)
+    skip = {u.path for u in bad}
+    return read_files([f for f in files if f not in skip], kind, directory), bad
 
 
 def latest(df: pd.DataFrame, kind: str) -> pd.DataFrame:
@@ -236,17 +332,20 @@ def latest(df: pd.DataFrame, kind: str) -> pd.DataFrame:
 
 def seed_rows(results_dir: str | os.PathLike, key: RunKey, any_code: bool = False) -> list[dict]:
     """Stored run rows of ``key``'s config and seed (of its code only, unless ``any_code``):
-    the seed's own files (found by name) and every compacted file of the partition."""
+    the seed's own files (found by name) and every compacted file of the partition; a file that
+    cannot be read is skipped with a warning (:func:`warn_unreadable`)."""
     directory = partition_dir(results_dir, RUNS, key)
     prefix = f"{key.config_stem()}__" if any_code else f"{key.stem()}__w"
     for attempt in range(READ_RETRIES):
         files = [f for f in data_files(directory) if f.name.startswith((prefix, PART_PREFIX))]
         try:
-            rows = read_files(files, RUNS, directory).to_pylist()
+            table, bad = read_readable(files, RUNS, directory)
             break
         except Vanished:
             if attempt == READ_RETRIES - 1:
                 raise
+    warn_unreadable(bad)
+    rows = table.to_pylist()
     want = key.as_dict()
     fields = [k for k in RUN_KEY if not (any_code and k == "code_hash")]
     return [r for r in rows if all(r[k] == want[k] for k in fields)]

@@ -1,7 +1,8 @@
 """``wp generate``: a benchmark field (optionally noisy) written atomically to ``.npz``.
 
 The field is the same realisation ``wp run`` draws for that benchmark, noise and seed; every
-input (overrides, seed, noise, output path) is checked before anything is computed.
+input (overrides, seed, noise, output path) is checked before anything is computed, and a field
+that is not finite (a noise level that overflows float64) is refused before anything is written.
 """
 
 from __future__ import annotations
@@ -55,6 +56,22 @@ def field_summary(name: str, field: Field, cfg: DictConfig, noise: float, law: s
     )
 
 
+def check_finite(u: np.ndarray, field: Field, name: str, noise: float, law: str) -> None:
+    """Refuse NaN or infinite values before anything is written: the benchmark settings (the
+    clean ``field`` or its grid not finite) or the noise level (``u`` overflowed float64)."""
+    arrays = (field.u, field.t, field.x) + (() if field.y is None else (field.y,))
+    if not all(np.all(np.isfinite(a)) for a in arrays):
+        raise UserInputError(
+            f"cannot generate {name} with these settings: the field is not finite (NaN or inf); "
+            "restore the benchmark constants you changed (wp generate --help)"
+        )
+    if not np.all(np.isfinite(u)):
+        raise UserInputError(
+            f"noise={noise:g} makes the {law} noisy {name} field non-finite (float64 overflow); "
+            "give a fraction (0.1 means 10 %), e.g. noise=0.1"
+        )
+
+
 def generate_to_file(cfg: DictConfig) -> Path:
     """Validate, generate, add noise, write ``out`` and print the summary."""
     seed = require_int("seed", cfg.seed, 0)
@@ -67,8 +84,14 @@ def generate_to_file(cfg: DictConfig) -> Path:
     except (ValueError, ArithmeticError) as err:  # benchmark constants the generator rejects
         text = str(err).strip().splitlines() or [type(err).__name__]
         raise UserInputError(f"cannot generate {name} with these settings: {text[0]}") from None
-    # same realisation as `wp run` (2-D benchmarks offset the noise seed, spec §2)
-    u = add_noise(field.u, law, noise, noise_seed(cfg, seed)) if noise > 0 else np.array(field.u)
+    # same realisation as `wp run` (2-D benchmarks offset the noise seed,
+    # docs/method/benchmarks.md#noise-seeds)
+    if noise > 0:
+        with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused just below
+            u = add_noise(field.u, law, noise, noise_seed(cfg, seed))
+    else:
+        u = np.array(field.u)
+    check_finite(u, field, name, noise, law)
     truth = truth_equation(cfg.benchmark)
     arrays: dict[str, ArrayLike] = {"u": u, "t": field.t, "x": field.x}
     if field.y is not None:

@@ -2,7 +2,8 @@
 
 A stored run is identified by its composed config (:func:`weakpareto.campaign.config.config_hash`)
 *and* by :func:`code_hash`: sha256 over the package version and every file that decides what a
-run computes — :data:`CODE_PACKAGES` (``numerics`` … ``evaluation``, all ``*.py``),
+run computes — :data:`CODE_PACKAGES` (``numerics`` … ``evaluation``, the ``fit`` layer included,
+all ``*.py``, read as code: comments and docstrings do not count),
 :data:`CODE_FILES` (``records.py``; ``campaign/compute.py``, which maps a config to the
 method's settings and runs one seed) and :data:`CODE_DATA` (the shipped benchmark fields). The
 file list is sorted and each file is hashed with its package-relative path, so the hash is the
@@ -17,6 +18,7 @@ with every row for information only: it is not part of the key (an installed pac
 
 from __future__ import annotations
 
+import ast
 import functools
 import hashlib
 import subprocess
@@ -28,7 +30,15 @@ from weakpareto._version import __version__
 #: The package directory (``weakpareto/``).
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
 #: Sub-packages whose every ``*.py`` computes results (the method and what it stands on).
-CODE_PACKAGES = ("numerics", "library", "method", "baselines", "benchmarks", "evaluation")
+CODE_PACKAGES = (
+    "numerics",
+    "library",
+    "method",
+    "baselines",
+    "fit",
+    "benchmarks",
+    "evaluation",
+)
 #: Single modules that compute results.
 CODE_FILES = ("records.py", "campaign/compute.py")
 #: Data read by the benchmark generators (the shipped fields).
@@ -65,12 +75,37 @@ def code_files(package_dir: Path = PACKAGE_DIR) -> list[Path]:
     return sorted(files, key=lambda p: p.relative_to(package_dir).as_posix())
 
 
+def _without_docstrings(tree: ast.AST) -> ast.AST:
+    """``tree`` with the docstring of every module, class and function removed."""
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (
+            isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
+            node.body = body[1:] or [ast.Pass()]
+    return tree
+
+
+def code_text(path: Path) -> bytes:
+    """What of a file decides a computation: Python code as the interpreter reads it (comments
+    and docstrings dropped, so rewording an explanation keeps cached runs valid); data files
+    byte for byte."""
+    data = path.read_bytes()
+    if path.suffix != ".py":
+        return data
+    return ast.unparse(_without_docstrings(ast.parse(data))).encode()
+
+
 def code_hash(package_dir: Path = PACKAGE_DIR, version: str = __version__) -> str:
-    """sha256 over the version and every :func:`code_files` entry (path and bytes)."""
+    """sha256 over the version and every :func:`code_files` entry (path and :func:`code_text`)."""
     h = hashlib.sha256(f"weakpareto {version}\0".encode())
     for path in code_files(package_dir):
         rel = path.relative_to(package_dir).as_posix()
-        data = path.read_bytes()
+        data = code_text(path)
         h.update(f"{rel}\0{len(data)}\0".encode())
         h.update(data)
     return h.hexdigest()[:HASH_LENGTH]

@@ -1,21 +1,20 @@
 """``wp run``: discovery over seeds for one composed config (one Hydra job).
 
-Per seed: generate the benchmark field (seed-dependent where the paper's is), add the seeded
-noise realisation (shared by every method for the same seed, spec §2), build the method's
-feature source, run discovery, score against the benchmark truth and write one Parquet row plus
-the Pareto front atomically (:mod:`weakpareto.campaign.compute` computes, this module
-orchestrates). Finished results of the same config *and code* (:mod:`weakpareto.campaign.
-provenance`) are served as cached unless ``overwrite=true``; results of other code are computed
-again, and the run says so in one line. A seed that meets a numerical failure (singular fit, no
-feasible candidate, non-finite objective) is recorded as a failed row with the reason and the
-others go on; it is computed again by the next run (a failed row is never served as cached), as
-is a result file that cannot be read back (truncated, corrupt: a warning names it). A
-programming error (``TypeError``, ``KeyError``, ``AssertionError`` ...) stops the run: queued
-seeds are cancelled, the traceback is printed and ``wp run`` exits 1. A claim file per seed
-(:mod:`weakpareto.campaign.claims`) lets concurrent runs on one results directory split the
-seeds. Parallel seeds run in a bounded pool (:mod:`weakpareto.campaign.pool`); Ctrl-C stops
-every worker promptly and raises :class:`RunInterrupted` with what was finished.
-"""
+Per seed: generate the benchmark field (seed-dependent where the paper's is), add the seeded noise
+realisation (shared by every method for the same seed, docs/method/benchmarks.md#noise-laws), fit
+it (:mod:`weakpareto.fit`), score against the benchmark truth and write one Parquet row plus the
+Pareto front atomically (:mod:`weakpareto.campaign.compute` computes, this module orchestrates).
+Finished results of the same config *and code* (:mod:`weakpareto.campaign.provenance`) are served
+as cached unless ``overwrite=true``; results of other code are computed again, and the run says so
+in one line. A seed that meets a numerical failure (singular fit, no feasible candidate, non-finite
+objective) is recorded as a failed row with the reason and the others go on; it is computed again
+by the next run (a failed row is never served as cached), as is a result file that cannot be read
+back (truncated, corrupt: a warning names it). A programming error (``TypeError``, ``KeyError``,
+``AssertionError`` ...) stops the run: queued seeds are cancelled, the traceback is printed and
+``wp run`` exits 1. A claim file per seed (:mod:`weakpareto.campaign.claims`) lets concurrent runs
+on one results directory split the seeds. Parallel seeds run in a bounded pool
+(:mod:`weakpareto.campaign.pool`); Ctrl-C stops every worker promptly and raises
+:class:`RunInterrupted` with what was finished."""
 
 from __future__ import annotations
 
@@ -42,15 +41,12 @@ from weakpareto.campaign.compute import (
     bootstrap_seed,
     check_result,
     failure_reason,
-    fit_seed,
+    fit_outcome,
 )
 
 # Re-exported (``runner.discover_seed`` is what compute_seed calls: tests replace it); their home
 # is weakpareto.campaign.compute, with everything else a run computes.
-from weakpareto.campaign.compute import build_source as build_source
-from weakpareto.campaign.compute import build_source_2d as build_source_2d
 from weakpareto.campaign.compute import discover_seed as discover_seed
-from weakpareto.campaign.compute import grid_stridge_from_config as grid_stridge_from_config
 from weakpareto.campaign.compute import noise_seed as noise_seed
 from weakpareto.campaign.config import (
     config_hash,
@@ -58,7 +54,7 @@ from weakpareto.campaign.config import (
     validate_run,
     without_uncertainty_off,
 )
-from weakpareto.campaign.intervals import uncertainty_columns
+from weakpareto.campaign.interval_columns import uncertainty_columns
 from weakpareto.campaign.pool import run_bounded
 from weakpareto.campaign.provenance import CodeIdentity, current
 from weakpareto.campaign.schema import check_seed_range
@@ -208,11 +204,12 @@ def compute_seed(
             result = discover_seed(cfg, key.seed, progress)
             check_result(result)
         else:  # the bootstrap's time is its own column (uncertainty_s), not runtime_s
-            result, source, two_d = fit_seed(cfg, key.seed, progress)
+            outcome = fit_outcome(cfg, key.seed, progress)
+            result = outcome.result
             check_result(result)
             t_fit = time.perf_counter()
             try:
-                boot = bootstrap_seed(cfg, key.seed, result, source, two_d)
+                boot = bootstrap_seed(cfg, outcome)
             except NUMERICAL_FAILURES as err:  # the fit stands; the row says why no intervals
                 boot_error = f"bootstrap_failed: {failure_reason(err)}: {type(err).__name__}: {err}"
             t0 += time.perf_counter() - t_fit

@@ -29,7 +29,8 @@ from typing import Any, get_args
 from omegaconf import DictConfig, OmegaConf
 
 from weakpareto.errors import UserInputError
-from weakpareto.library.noise import NoiseModel
+from weakpareto.fit.spec import DomainRequest, FeatureKind, MethodKindName
+from weakpareto.library.noise_covariance import NoiseModel
 from weakpareto.library.weak import PowerMode, SpatialTests
 from weakpareto.method.discovery import max_seed_offset as search_seed_offset
 from weakpareto.method.search import power_patterns
@@ -140,7 +141,9 @@ ENUMS: dict[str, tuple[str, ...]] = {
     "selection.rule": get_args(SelectionRule),
     "selection.stability": get_args(StabilityRule),
     "selection.elbow_points": get_args(ElbowPoints),
-    "method.library": ("weak", "pointwise", "grid_stridge", "yu_spline", "yu_neural"),
+    "method.kind": get_args(MethodKindName),
+    "method.features": get_args(FeatureKind),
+    "domain": get_args(DomainRequest),
     "method.temporal_target": ("l1", "exact"),
     "method.initial": ("sample", "fit"),
     "method.test_widths": ("paper", "corner"),

@@ -23,6 +23,7 @@ from omegaconf import DictConfig
 from weakpareto.campaign.columns import RUN_KEY, RunKey
 from weakpareto.campaign.compose import compose_checked, sweep_jobs
 from weakpareto.campaign.config import validate_run
+from weakpareto.campaign.paths import readable_dir
 from weakpareto.campaign.provenance import CodeIdentity, current
 from weakpareto.campaign.runner import run_key
 from weakpareto.campaign.schema import check_seed_range
@@ -142,10 +143,14 @@ def point_status(
 
 
 def sweep_status(overrides: Sequence[str], multirun: bool) -> list[PointStatus]:
-    """:class:`PointStatus` of every point of ``wp run [-m] overrides``."""
+    """:class:`PointStatus` of every point of ``wp run [-m] overrides``; a ``results_dir`` that
+    is not an existing directory is refused (UserInputError), not reported as all missing."""
     indexes: dict[str, StoredIndex] = {}
     out = []
-    for label, cfg in composed_points(overrides, multirun):
+    points = composed_points(overrides, multirun)
+    for rd in dict.fromkeys(str(cfg.results_dir) for _, cfg in points):
+        readable_dir(rd, "results_dir")
+    for label, cfg in points:
         rd = str(cfg.results_dir)
         if rd not in indexes:
             indexes[rd] = StoredIndex.load(rd)

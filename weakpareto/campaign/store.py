@@ -1,4 +1,4 @@
-"""Parquet storage of run results and Pareto fronts (spec ECOSYSTEM §4).
+"""Parquet storage of run results and Pareto fronts.
 
 Layout: one small file per (benchmark, method, variant, noise law, noise, seed, config hash, code
 hash)::

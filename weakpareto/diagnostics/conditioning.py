@@ -1,4 +1,5 @@
-"""Diagnostics of fixed dense dictionaries (paper Sec. 5.8, tab:conditioning; spec §10 item 2).
+"""Diagnostics of fixed dense dictionaries (paper Sec. 5.8, tab:conditioning;
+docs/method/diagnostics.md#dictionary-conditioning).
 
 A fixed order dictionary trades order resolution against conditioning: the finer the order
 grid, the more nearly collinear neighbouring fractional columns become. For a spacing

@@ -1,10 +1,11 @@
-"""Forward simulation of a discovered 1-D FPDE (paper App. app:forward, Eq. efield; spec §10.5).
+"""Forward simulation of a discovered 1-D FPDE (paper App. app:forward, Eq. efield;
+docs/method/diagnostics.md#forward-model-validation).
 
 :func:`simulate` integrates ``T_{mode,alpha} u = sum_j xi_j P(u)^{p_j} X_{beta_j} u`` on an
 endpoint-excluded periodic grid from ``u0``, returning the field on the time grid ``t`` (the
 data grid, first row = ``u0``). The spatial operator ``X_beta`` is the equation's periodic
 Fourier multiplier (Riesz ``-|k|**beta`` or directional ``(i k)**beta``); orders with
-``|beta| < 5e-3`` are the identity. The time integrator depends on the model (spec §10.5):
+``|beta| < 5e-3`` are the identity. The time integrator depends on the model:
 
 * ``alpha = 1``, linear (every power 0): exact exponential propagator per Fourier mode,
   ``u_hat(t) = exp(lambda(k) (t - t_0)) u_hat(t_0)``;
@@ -12,11 +13,12 @@ Fourier multiplier (Riesz ``-|k|**beta`` or directional ``(i k)**beta``); orders
   tendency and ``n_sub = ceil(dt / (0.4 min(dx / (pi max|u|), 2.5 / lambda_max)))`` substeps
   per output interval (``max|u|`` of the current field; ``lambda_max`` = max over the linear
   terms of ``|xi| max|multiplier|``);
-* ``0 < alpha < 1``, linear: the implicit L1 Caputo recursion per Fourier mode (spec §1.5),
+* ``0 < alpha < 1``, linear: the implicit L1 Caputo recursion per Fourier mode
+  (docs/method/benchmarks.md#time-space-fractional-rd),
   ``U_n = [c U_{n-1} - c sum_{j=1}^{n-1} w_j (U_{n-j} - U_{n-j-1})] / (c - lambda)``.
 
 Other combinations (fractional nonlinear, superunit) are outside the paper's protocol and raise
-``ValueError``. :func:`field_error` is paper Eq. efield with the spec's ``1e-12`` guard.
+``ValueError``. :func:`field_error` is paper Eq. efield with a ``1e-12`` guard.
 
 :func:`forward_validation` builds the rows of paper tab:forward from the campaign runs: the
 representative run of each (benchmark, noise) cell (median ``e_beta^max`` seed) simulated from
@@ -65,14 +67,14 @@ __all__ = [
 ]
 
 
-#: ``|beta|`` below this is the identity operator (spec §10.5).
+#: ``|beta|`` below this is the identity operator.
 IDENTITY_ORDER_TOL = 5e-3
 #: 2/3 rule: modes with ``|k| <= (2/3) max|k|`` are kept in the nonlinear tendency.
 DEALIAS_FRACTION = 2.0 / 3.0
-#: Safety factor and diffusive stability constant of the adaptive RK4 substeps (spec §10.5).
+#: Safety factor and diffusive stability constant of the adaptive RK4 substeps.
 RK4_SAFETY = 0.4
 RK4_STABILITY = 2.5
-#: Guard in the denominator of Eq. efield (spec §10.5).
+#: Guard in the denominator of Eq. efield.
 FIELD_EPS = 1e-12
 #: ``|alpha - 1|`` below this is the integer temporal branch.
 INTEGER_TOL = 1e-11
@@ -320,7 +322,8 @@ def equation_from_arrays(
 
 
 # ---------------------------------------------------------------------------------------------
-# Paper tab:forward: representative discovered models vs the clean reference (spec §10.5)
+# Paper tab:forward: representative discovered models vs the clean reference
+# (docs/method/diagnostics.md#forward-model-validation)
 # ---------------------------------------------------------------------------------------------
 
 #: (benchmark, (clean level, noisy level)) of paper tab:forward, in the paper's row order.
@@ -333,7 +336,8 @@ FORWARD_CASES: tuple[tuple[str, tuple[float, ...]], ...] = (
 #: Candidates checked but dropped when their true-parameter floor exceeds :data:`FLOOR_MAX`
 #: (the ADE control; its campaign has the 10 % level only).
 EXCLUDED_CANDIDATES: tuple[tuple[str, tuple[float, ...]], ...] = (("ade", (0.10,)),)
-#: Benchmarks whose true-parameter solver discrepancy exceeds this are excluded (spec §10.5).
+#: Benchmarks whose true-parameter solver discrepancy exceeds this are excluded (the ADE
+#: control, whose finite-domain data the periodic solver cannot reproduce).
 FLOOR_MAX = 5e-2
 #: Columns of ``results/diagnostics/forward.csv``.
 FORWARD_COLUMNS = (
@@ -354,7 +358,7 @@ FORWARD_COLUMNS = (
 
 def representative_run(df: pd.DataFrame) -> pd.Series | None:
     """Median-``e_beta^max`` run: stable sort of the seeds by ``e_beta_max`` (NaN -> 1e9), row
-    ``n // 2`` (index 2 of five seeds, spec §10.5). ``None`` for no runs."""
+    ``n // 2`` (index 2 of five seeds). ``None`` for no runs."""
     if df.empty:
         return None
     key = df.sort_values("seed", kind="stable")

@@ -2,8 +2,8 @@
 
 Two paper diagnostics that hold the support fixed and look only at the weak regression:
 
-* **Nonlinear Burgers benchmark** (paper Sec. subsec:burgersexp, tab:burgers, fig:burgers; spec
-  §10 item 2 "burgers"). A pool of seven candidate terms
+* **Nonlinear Burgers benchmark** (paper Sec. subsec:burgersexp, tab:burgers, fig:burgers;
+  docs/method/diagnostics.md#burgers-structure-margin). A pool of seven candidate terms
   ``{u_x, u u_x, u^2 u_x, D^1.7 u, u_xx, u D^1.7 u, D^0.5 u}`` gives all 21 two-term structures.
   Each is fitted at its exact orders (exact weak features, integer time mode ``alpha = 1``) by
   the column-normalised ridge (``lambda = 1e-3``, paper Eq. 22) on all rows and scored by the
@@ -13,7 +13,7 @@ Two paper diagnostics that hold the support fixed and look only at the weak regr
 * **Local identifiability of spatial fractional orders** (paper Sec.
   subsec:local-identifiability, Prop. prop:local-identifiability, Eqs.
   eq:profiled-local-change and eq:weak-order-sensitivity, tab:local-identifiability, App.
-  "Local spatial-order diagnostic"; spec §11 "S_beta diagnostic").
+  "Local spatial-order diagnostic"; docs/method/diagnostics.md#local-spatial-order-sensitivity).
   :func:`order_sensitivity` evaluates ``S_beta = ||(I - P_Theta) dtheta_j/dbeta_j|| /
   ||theta_j||`` on the true-support design; :func:`fixed_support_profile` estimates the
   principal non-integer linear spatial order with every other ingredient of the model fixed at
@@ -53,7 +53,8 @@ from weakpareto.records import IDENTITY_TOL, Equation, Mode, OperatorKind, Term
 # -- settings of the paper -----------------------------------------------------------------------
 RIDGE = SearchSettings().ridge  #: Weak-Pareto ridge on column-normalised designs (conf/search)
 VAL_FRACTION = SearchSettings().val_fraction  #: validation fraction of the row split
-#: Candidate pool of the Burgers structure comparison, (power, order) (spec §10 item 2).
+#: Candidate pool of the Burgers structure comparison, (power, order)
+#: (docs/method/diagnostics.md#burgers-structure-margin).
 BURGERS_POOL: tuple[tuple[int, float], ...] = (
     (0, 1.0),
     (1, 1.0),
@@ -64,7 +65,7 @@ BURGERS_POOL: tuple[tuple[int, float], ...] = (
     (0, 0.5),
 )
 BURGERS_NOISES: tuple[float, ...] = (0.0, 0.05, 0.10, 0.15, 0.20, 0.25)  #: fig:burgers levels
-MARGIN_GUARD = 1e-18  #: denominator guard of the residual margin (spec §10 item 2)
+MARGIN_GUARD = 1e-18  #: denominator guard of the residual margin
 
 LOCAL_BENCHMARKS: tuple[str, ...] = ("fade", "rd_space", "rd_timespace", "burgers")
 PROFILE_NOISES: tuple[float, ...] = (0.0, 0.02, 0.05, 0.10)
@@ -204,9 +205,10 @@ def structure_margin(
 ) -> dict[str, Any]:
     """Selection flag, margin and coefficient error of the true structure in a residual table.
 
-    ``margin = min_{S != S*} R(S) / (R(S*) + guard)`` (spec §10 item 2); ``true_selected`` is
-    True when the lowest-residual structure is the true one. ``e_xi_max`` is the relative
-    coefficient error of the fitted true structure (:func:`weakpareto.evaluation.metrics.score`).
+    ``margin = min_{S != S*} R(S) / (R(S*) + guard)``
+    (docs/method/diagnostics.md#burgers-structure-margin); ``true_selected`` is True when the
+    lowest-residual structure is the true one. ``e_xi_max`` is the relative coefficient error of the
+    fitted true structure (:func:`weakpareto.evaluation.metrics.score`).
     """
     true_terms = [(t.power, t.order) for t in truth.terms]
     is_true = table.apply(lambda r: _is_structure(r, true_terms), axis=1).to_numpy(bool)
@@ -347,9 +349,10 @@ def positive_interval(
     """Positive part of a spatial-order search interval.
 
     A range starting at 0 (the identity candidate, e.g. RD's ``[0, 2.1]``) searches derivative
-    orders from the first positive node of the discovery bank (``beta_nodes(range, 59)``) up,
-    as the main protocol's polishing and the temporal-order profile do (spec §6.9, §10 item 11);
-    a positive range is returned unchanged.
+    orders from the first positive node of the discovery bank (``beta_nodes(range, 59)``) up, as the
+    main protocol's polishing and the temporal-order profile do
+    (docs/method/search.md#exact-order-polishing,
+    docs/method/diagnostics.md#temporal-order-profile); a positive range is returned unchanged.
     """
     lo, hi = float(beta_range[0]), float(beta_range[1])
     if hi <= 0.0 or hi <= lo:

@@ -1,5 +1,6 @@
 """Five-arm oracle profile of the temporal order (paper Remark rem:temporal-target and App.
-"Discrete operators and numerical verification", last paragraph; spec §10 item 11).
+"Discrete operators and numerical verification", last paragraph;
+docs/method/diagnostics.md#temporal-order-profile).
 
 On the Riesz reaction-diffusion benchmarks the selected temporal order shifts under noise. The
 oracle diagnostic fixes everything the search would otherwise choose — the true two-term support

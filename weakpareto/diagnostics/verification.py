@@ -2,9 +2,10 @@
 
 Two feature-level checks, each with its deterministic prediction next to the Monte-Carlo value:
 
-* :func:`variance_scaling` — Proposition ``prop:variance`` (spec §10 item 8). On the unit
-  square with ``n_t = n_x = n`` points (``h = 1/n``, ``t = x = arange(n) h``) and a *fixed*
-  smooth periodic separable test ``phi = rho(t) psi(x)``, ``rho = sin 2 pi t + 0.5 cos 4 pi t``,
+* :func:`variance_scaling` — Proposition ``prop:variance``
+  (docs/method/diagnostics.md#variance-scaling-check). On the unit square with ``n_t = n_x = n``
+  points (``h = 1/n``, ``t = x = arange(n) h``) and a *fixed* smooth periodic separable test
+  ``phi = rho(t) psi(x)``, ``rho = sin 2 pi t + 0.5 cos 4 pi t``,
   ``psi = cos 2 pi x + 0.3 sin 6 pi x``, and the real multiplier ``|kappa|**beta`` (no sign or
   phase, zero mode 0), standard-Gaussian noise fields ``eta`` give
 
@@ -18,22 +19,23 @@ Two feature-level checks, each with its deterministic prediction next to the Mon
   and ``2.97`` for ``beta = 1.5``; predicted ``-2`` and ``2 beta = 3``). The exact variances
   (the "independent deterministic calculation" of the paper) are reported as well.
 
-* :func:`nonlinear_bias` — Remark ``rem:nonlinear-bias`` (spec §10 item 10). 1-D periodic
-  directional operator matrix ``A`` (``L = 2 pi``), weak quadratic feature
-  ``F(u) = h u^T A^T D_phi u`` with ``phi`` the (unnormalised) periodic Gaussian centred at
-  ``pi`` with width ``0.7`` and ``u* = 1 + 0.25 cos x + 0.15 sin 2x``. Under additive noise
-  ``u = u* + sigma Z`` (``sigma = 0.2``) the exact bias is ``sigma**2 h tr(A^T D_phi)``; under
-  multiplicative noise ``u = u* (1 + rho zeta)``, ``zeta ~ U[-1, 1]`` (``rho = 0.2``) it is
+* :func:`nonlinear_bias` — Remark ``rem:nonlinear-bias``
+  (docs/method/diagnostics.md#nonlinear-bias-check). 1-D periodic directional operator matrix ``A``
+  (``L = 2 pi``), weak quadratic feature ``F(u) = h u^T A^T D_phi u`` with ``phi`` the
+  (unnormalised) periodic Gaussian centred at ``pi`` with width ``0.7`` and
+  ``u* = 1 + 0.25 cos x + 0.15 sin 2x``. Under additive noise ``u = u* + sigma Z`` (``sigma = 0.2``)
+  the exact bias is ``sigma**2 h tr(A^T D_phi)``; under multiplicative noise
+  ``u = u* (1 + rho zeta)``, ``zeta ~ U[-1, 1]`` (``rho = 0.2``) it is
   ``rho**2 (1/3) h tr(D_u A^T D_phi D_u)``. The Monte-Carlo mean of ``F(u) - F(u*)`` and its
-  standard error are reported with the predictions (paper, ``beta = 1.7``, ``n = 64, 128,
-  256``: additive ``-8.39, -27.25, -88.52`` predicted vs ``-8.36, -27.23, -88.60`` observed;
-  multiplicative ``-1.85, -6.02, -19.55`` vs ``-1.85, -6.03, -19.58``).
+  standard error are reported with the predictions (paper, ``beta = 1.7``, ``n = 64, 128, 256``:
+  additive ``-8.39, -27.25, -88.52`` predicted vs ``-8.36, -27.23, -88.60`` observed; multiplicative
+  ``-1.85, -6.02, -19.55`` vs ``-1.85, -6.03, -19.58``).
 
-Random streams follow the spec: one ``numpy.random.default_rng(seed)`` per check; the variance
-check draws, for each ``n`` in order, its fields in batches; the bias check draws, for each
-``n`` and then each ``beta``, all additive samples and then all multiplicative samples. Batch
-sizes only bound memory: numpy's Generator fills arrays sequentially, so the samples do not
-depend on them.
+Random streams follow the reference checks: one ``numpy.random.default_rng(seed)`` per check; the
+variance check draws, for each ``n`` in order, its fields in batches; the bias check draws, for each
+``n`` and then each ``beta``, all additive samples and then all multiplicative samples. Batch sizes
+only bound memory: numpy's Generator fills arrays sequentially, so the samples do not depend on
+them.
 """
 
 from __future__ import annotations
@@ -55,7 +57,8 @@ PAPER_BIAS = {  # n -> (predicted, observed)
     "multiplicative": {64: (-1.85, -1.85), 128: (-6.02, -6.03), 256: (-19.55, -19.58)},
 }
 
-#: Defaults of the two checks (spec §10 items 8 and 10).
+#: Defaults of the two checks (docs/method/diagnostics.md#variance-scaling-check,
+#: #nonlinear-bias-check).
 VARIANCE_NS: tuple[int, ...] = (24, 32, 48, 64, 96)
 VARIANCE_SAMPLES = 2000
 BIAS_NS: tuple[int, ...] = (64, 128, 256)

@@ -1,4 +1,5 @@
-"""Recovery metrics and their aggregation (paper Sec. 5.1 "Evaluation protocol"; spec §9).
+"""Recovery metrics and their aggregation (paper Sec. 5.1 "Evaluation protocol";
+docs/method/metrics.md).
 
 Scoring a discovered equation against the benchmark truth:
 
@@ -15,18 +16,19 @@ Scoring a discovered equation against the benchmark truth:
 * ``e_alpha = |alpha_hat - alpha*|`` (always); ``e_beta_max``, ``e_xi_max`` and ``e_xi_2``
   only when the support/power is recovered (NaN otherwise).
 
-Directional (2-D) truths, whose terms carry a ``direction`` (paper Sec. subsec:twod,
-tab:twod; spec §12), are scored by :func:`score_directional`: the number of terms of every
+Directional (2-D) truths, whose terms carry a ``direction`` (paper Sec. subsec:twod, tab:twod;
+docs/method/two-d.md#scoring), are scored by :func:`score_directional`: the number of terms of every
 (power, direction) must equal the truth's (support size and direction multiset); within each
 direction the orders are matched optimally (Hungarian assignment on ``|beta_hat - beta|``,
-``scipy.optimize.linear_sum_assignment``); complete operator recovery additionally requires the
-1-D order rules above for every matched pair, the temporal branch and ``|alpha_hat - alpha*|``
-within ``tau_q`` — following the paper's text rather than the reference script, which skips
-the branch check.
+``scipy.optimize.linear_sum_assignment``); complete operator recovery additionally requires the 1-D
+order rules above for every matched pair, the temporal branch and ``|alpha_hat - alpha*|`` within
+``tau_q`` — following the paper's text rather than the reference script, which skips the branch
+check.
 
-Aggregation (spec §9, ``make_tables._agg``): counts ``k/n`` over all seeds; ``e_*`` mean and
-sample SD (``ddof=1``; SD 0 for one value) over support-recovered runs; ``E_fit`` mean and
-sample SD over all runs; ``--`` when there is nothing to average.
+Aggregation (docs/method/metrics.md#aggregation, as the reference's ``make_tables._agg``): counts
+``k/n`` over all seeds; ``e_*`` mean and sample SD (``ddof=1``; SD 0 for one value) over
+support-recovered runs; ``E_fit`` mean and sample SD over all runs; ``--`` when there is nothing to
+average.
 """
 
 from __future__ import annotations
@@ -149,7 +151,8 @@ def is_directional(eq: Equation) -> bool:
 
 
 def score(estimate: Equation, truth: Equation, tau: float = TAU_Q) -> Metrics:
-    """Score ``estimate`` against ``truth`` with operator-order tolerance ``tau`` (spec §9).
+    """Score ``estimate`` against ``truth`` with operator-order tolerance ``tau``
+    (docs/method/metrics.md#recovery-criteria).
 
     Directional (2-D) truths are dispatched to :func:`score_directional`.
     """
@@ -207,7 +210,8 @@ def _direction_multiset(eq: Equation) -> list[tuple[int, str]]:
 
 
 def score_directional(estimate: Equation, truth: Equation, tau: float = TAU_Q) -> Metrics:
-    """Score a directional (2-D) estimate (paper tab:twod; spec §12, with the paper's rules).
+    """Score a directional (2-D) estimate (paper tab:twod, with the paper's rules;
+    docs/method/two-d.md#scoring).
 
     Support/direction recovery: the same support size and the same multiset of (power,
     direction) labels as the truth. Complete operator recovery additionally needs, for every
@@ -359,7 +363,7 @@ class Summary:
 
 
 def summarise(rows: Sequence[Mapping[str, Any]] | Any) -> Summary:
-    """Aggregate run rows (dicts or a DataFrame) following spec §9.
+    """Aggregate run rows (dicts or a DataFrame) following docs/method/metrics.md#aggregation.
 
     Failed runs count in ``n`` but never as recovered; their ``E_fit`` is missing and skipped.
     """

@@ -1,10 +1,11 @@
 """Order banks and Gram tables: the O(c^2)-per-evaluation objective (paper Sec. 4.2, Eqs. 19-21).
 
-During the search every column is a linear blend of two bank vectors (spec §5.1), so every
-inner product the objective needs — ``Theta^T Theta``, ``Theta^T b``, ``b^T b`` and the row sums
-for the variance normalisation — on the training and validation rows is a weighted sum of entries
-of Gram tables ``V_tr V_tr^T`` and ``V_val V_val^T`` between bank vectors, computed once per
-dataset. One evaluation is then O(c^2) lookups plus a c x c solve, independent of K.
+During the search every column is a linear blend of two bank vectors
+(docs/method/library.md#interpolation), so every inner product the objective needs —
+``Theta^T Theta``, ``Theta^T b``, ``b^T b`` and the row sums for the variance normalisation — on the
+training and validation rows is a weighted sum of entries of Gram tables ``V_tr V_tr^T`` and
+``V_val V_val^T`` between bank vectors, computed once per dataset. One evaluation is then O(c^2)
+lookups plus a c x c solve, independent of K.
 
 Bank layout: rows of ``vectors`` are the target nodes of every admitted branch (in branch
 order), then the column nodes of every power (power-major, beta-node-minor).
@@ -39,7 +40,8 @@ class FeatureSource(Protocol):
 
 @dataclass(frozen=True)
 class OrderBanks:
-    """Precomputed features at every order node (spec §5.1), stacked as ``vectors (M, K)``."""
+    """Precomputed features at every order node, stacked as ``vectors (M, K)``
+    (docs/method/library.md#order-banks-and-gram-tables)."""
 
     branches: tuple[Branch, ...]
     beta_nodes: Array

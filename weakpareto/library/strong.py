@@ -1,16 +1,18 @@
-"""Strong-Pareto's pointwise library (paper Sec. 5.4 comparator; spec §4.7, §8.1).
+"""Strong-Pareto's pointwise library (paper Sec. 5.4 comparator;
+docs/method/baselines.md#strong-pareto).
 
 The strong-form comparator uses the same continuous-order search as Weak-Pareto, but its rows
 are the grid nodes themselves instead of weak projections. Rows are the nodes left after
 removing ``trim_t`` time rows at both ends and ``trim_x`` spatial columns at both ends, flattened
 time-major (row ``i*nx' + j``); FADE with trim (5, 0) keeps rows 5..144, i.e. 140 x 120 = 16800.
 
-* Target (spec §4.7): the pointwise temporal operator applied to the (noisy) field — ``D1``
+* Target (docs/method/operators.md#pointwise-operators): the pointwise temporal operator applied
+  to the (noisy) field — ``D1``
   (central interior, one-sided ends) at ``alpha = 1``; the L1 formula for ``0 < alpha < 1``;
   ``L1_{alpha-1}`` applied to the ``D1``-differentiated field for ``1 < alpha < 2``. Row 0 of the
   two fractional branches is set to NaN (it is trimmed away for every ``trim_t >= 1``;
   non-finite rows are dropped by the Gram tables otherwise).
-* Columns (spec §8.1): ``P(U) * (X_beta U)`` node by node, ``P`` the power field of the weak
+* Columns: ``P(U) * (X_beta U)`` node by node, ``P`` the power field of the weak
   library (positive-part or raw powers, ``p = 0`` → ones), ``X_beta`` the periodic spectral
   multiplier applied to each time slice (real part) or, for ``gl_left``, the left
   Grünwald–Letnikov matrix along space. ``beta = 0`` is the identity.
@@ -18,7 +20,8 @@ time-major (row ``i*nx' + j``); FADE with trim (5, 0) keeps rows 5..144, i.e. 14
 The temporal matrices, the power field and the spectral multipliers are those of
 :mod:`weakpareto.library.weak` and :mod:`weakpareto.numerics.operators`; nothing is re-derived here.
 Pass the result to :func:`weakpareto.method.discovery.discover` with
-``RefineSettings(polish=False, refit=False)`` to run Strong-Pareto exactly as spec §6.10/§8.1.
+``RefineSettings(polish=False, refit=False)`` to run Strong-Pareto exactly as the reference code
+did (docs/method/search.md#final-exact-refit).
 """
 
 from __future__ import annotations
@@ -79,12 +82,13 @@ class PointwiseLibrary:
 
     # -- building blocks -------------------------------------------------------------------
     def temporal_apply(self, alphas: Array, mode: Mode) -> Array:
-        """``D_h^alpha U`` on the full grid for each alpha: ``(G, nt, nx)`` (spec §4.7)."""
+        """``D_h^alpha U`` on the full grid for each alpha: ``(G, nt, nx)``
+        (docs/method/operators.md#pointwise-operators)."""
         alphas = np.atleast_1d(np.asarray(alphas, dtype=float))
         mats = temporal_matrices(self.u.shape[0], self.dt, alphas, mode, "l1")
         out = mats @ self.u
         if mode != "int":
-            out[:, 0, :] = np.nan  # the L1 formula has no value at t_0 (spec §4.7)
+            out[:, 0, :] = np.nan  # the L1 formula has no value at t_0
         return out
 
     def spatial_apply(self, f: Array, betas: Array) -> Array:
@@ -127,7 +131,8 @@ def pointwise_library(
     trim_x: int = 0,
     period: float | None = None,
 ) -> PointwiseLibrary:
-    """Build the Strong-Pareto pointwise library of a field on its grid (spec §8.1).
+    """Build the Strong-Pareto pointwise library of a field on its grid
+    (docs/method/baselines.md#strong-pareto).
 
     ``u`` is used as given (no copy for float64 input), so a weak library built from the same
     array sees the identical noisy realisation. ``period`` defaults to ``nx * dx``.

@@ -1,14 +1,14 @@
 """The weak regression system ``b(m, alpha) = Theta(p, beta) xi + r`` (paper Eqs. 7-12, 18).
 
-Implementation facts follow spec §3 and §5.
+Test functions: docs/method/test-functions.md; assembly: docs/method/library.md.
 
 Array conventions
 -----------------
 * ``u`` has shape ``(nt, nx)``: time on axis 0, periodic space on axis 1 (endpoint excluded).
 * Test functions are separable, ``phi_k(t, x) = vartheta_a(t) psi_l(x)``;
   ``temporal_tests`` is ``(K_t, nt)`` and ``spatial_tests`` ``(K_x, nx)``, rows
-  l2-normalised (spec §3.3).
-* Weak rows are flattened time-test-major: row ``k = a*K_x + l`` (spec §5).
+  l2-normalised.
+* Weak rows are flattened time-test-major: row ``k = a*K_x + l``.
 * Quadrature is uniform, ``<f, g>_h = dt*dx*sum(f*g)``, so every discrete adjoint is a transpose
   (paper Eq. 12) and every row is a separable contraction ``dt*dx * T F S^T`` of a field ``F``;
   no ``K x N`` matrix is ever formed.
@@ -22,7 +22,8 @@ the spatial adjoint acts on the test functions only.
 
 Nonlinear columns (paper Eq. 11): ``<u, X_beta^*(P(u) phi_k)>_h``, which by the discrete adjoint
 chain equals ``dt dx T (P(u) * X_beta u) S^T`` exactly; ``P(u) = max(u, 0)^p`` in the positive
-power mode and ``u^p`` otherwise (spec §5). ``beta = 0`` is the identity candidate.
+power mode and ``u^p`` otherwise (docs/method/library.md#power-modes). ``beta = 0`` is the identity
+candidate.
 """
 
 from __future__ import annotations
@@ -60,10 +61,10 @@ def temporal_matrices(
 ) -> Array:
     """Temporal operator matrices ``(G, n, n)`` at the given orders of one branch.
 
-    ``scheme="l1"`` is the reference L1 family (spec §4.2-4.3); ``scheme="gl_caputo"`` is the
-    finite-domain Grünwald–Letnikov matrix used for the ADE data (spec §5, "regularized
-    backend"); its Caputo initial-value subtraction is applied to the field, see
-    :func:`caputo_subtracted`.
+    ``scheme="l1"`` is the reference L1 family (docs/method/operators.md#l1-caputo-matrix,
+    #superunit-composition); ``scheme="gl_caputo"`` is the finite-domain Grünwald–Letnikov matrix
+    used for the ADE data (docs/method/library.md#ade-target); its Caputo initial-value subtraction
+    is applied to the field, see :func:`caputo_subtracted`.
     """
     alphas = np.atleast_1d(np.asarray(alphas, dtype=float))
     if scheme == "l1":
@@ -146,7 +147,7 @@ class WeakLibrary:
 
     def target_weights(self, alphas: Array, mode: Mode) -> Array:
         """Temporal weights ``(G, K_t, nt)`` with ``targets = dt dx W u S^T`` (the noise
-        covariance of the target, :mod:`weakpareto.library.noise`)."""
+        covariance of the target, :mod:`weakpareto.library.noise_covariance`)."""
         alphas = np.atleast_1d(np.asarray(alphas, dtype=float))
         mats = temporal_matrices(self.u.shape[0], self.dt, alphas, mode, self.temporal_scheme)
         weights = self.temporal_tests @ mats
@@ -207,10 +208,11 @@ def build_test_functions(
     budget: tf.Budget = "paper",
     width_scale: float = 1.0,
 ) -> tuple[Array, Array]:
-    """Temporal Gaussian and spatial Gaussian/Fourier tests by the paper's rules (spec §3).
+    """Temporal Gaussian and spatial Gaussian/Fourier tests by the paper's rules
+    (docs/method/test-functions.md).
 
-    ``width_scale`` multiplies both Gaussian widths (fixed-dictionary stability study, spec
-    §8.3); Fourier tests have no width.
+    ``width_scale`` multiplies both Gaussian widths (fixed-dictionary stability study,
+    docs/method/baselines.md#fixed-dictionary-stability); Fourier tests have no width.
     """
     dx = uniform_step(x, "x")
     kt, kx = counts if counts is not None else tf.paper_test_counts(t.size, x.size, budget)

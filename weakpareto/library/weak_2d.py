@@ -11,7 +11,8 @@ Weak system
   endpoint excluded.
 * Test functions are separable, ``phi_{a,l,m}(t, x, y) = vartheta_a(t) psi_l(x) chi_m(y)``:
   Gaussian rows in ``t`` (non-periodic), ``x`` and ``y`` (periodic), each l2-normalised
-  (spec §3.3, §12). Counts follow the 1-D paper rule on every axis, ``K_t`` from ``nt`` and
+  (docs/method/two-d.md#test-functions). Counts follow the 1-D paper rule on every axis,
+  ``K_t`` from ``nt`` and
   ``K_x``/``K_y`` from ``nx``/``ny`` (30 x 40 x 40 = 48 000 rows on 90 x 80 x 80); the temporal
   width is the 1-D rule and every spatial width the 1-D count-to-width rule on its own axis
   (``L/30`` for 40 tests).
@@ -37,20 +38,19 @@ same-direction penalty. :func:`weakpareto.method.discovery_2d.discover_2d` there
 unchanged 1-D Algorithm 1 and only relabels the result: powers become 0 and the direction is
 stored in :attr:`weakpareto.records.Term.direction`.
 
-Deliberate difference from the reference 2-D code (spec §12, §15 item 5; spec README policy
-item 2): the paper says the search is "otherwise unchanged", so our default is the paper's
-method — branch-aware (subunit, exact integer and superunit branches searched separately, no
-interpolation across ``alpha = 1``), truth-agnostic anchor starts, DE with the 1-D settings,
-the plateau and selection-stability stopping and the signed-chord elbow of Algorithm 1 (as the
-paper words them — elbow over the best models of all evaluated sizes, stability = elbow below
-``c`` *and unchanged*; set by the 2-D benchmarks' ``tuning``, see
-:class:`weakpareto.method.selection.SelectionSettings` for where this differs from the 1-D
-defaults),
-inactive-term pruning, exact-order polishing of the full-row relative residual inside the
-branch and the beta trust region, and the exact-order refit. The reference 2-D script instead
-uses one alpha grid interpolated straight across 1, Sobol-initialised DE without anchors,
-evaluates every ``c`` without stopping and polishes the validation objective without a trust
-region; none of these shortcuts is reproduced here.
+Deliberate difference from the reference 2-D code
+(docs/method/reference-differences.md#two-dimensional-search): the paper says the search is
+"otherwise unchanged", so our default is the paper's method — branch-aware (subunit, exact integer
+and superunit branches searched separately, no interpolation across ``alpha = 1``), truth-agnostic
+anchor starts, DE with the 1-D settings, the plateau and selection-stability stopping and the
+signed-chord elbow of Algorithm 1 (as the paper words them — elbow over the best models of all
+evaluated sizes, stability = elbow below ``c`` *and unchanged*; set by the 2-D benchmarks'
+``tuning``, see :class:`weakpareto.method.selection.SelectionSettings` for where this differs from
+the 1-D defaults), inactive-term pruning, exact-order polishing of the full-row relative residual
+inside the branch and the beta trust region, and the exact-order refit. The reference 2-D script
+instead uses one alpha grid interpolated straight across 1, Sobol-initialised DE without anchors,
+evaluates every ``c`` without stopping and polishes the validation objective without a trust region;
+none of these shortcuts is reproduced here.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from typing import Literal
 import numpy as np
 
 from weakpareto._typing import Array
-from weakpareto.library.noise import estimate_noise
+from weakpareto.library.noise_covariance import estimate_noise
 from weakpareto.library.weak import (
     PowerMode,
     SpatialTests,
@@ -101,16 +101,16 @@ class ExactTimeWeakLibrary(WeakLibrary):
 
 
 def bump_radius(t: Array, power: int, width_scale: float = 1.0) -> float:
-    """Half-width of the temporal bumps: the paper's temporal Gaussian width (spec §3.2) times
-    ``sqrt(2p + 3)``, so a bump has the Gaussian's second moment (``(1 - z^2)^p`` has variance
-    ``1/(2p + 3)``), capped at half the window."""
+    """Half-width of the temporal bumps: the paper's temporal Gaussian width
+    (docs/method/test-functions.md#widths) times ``sqrt(2p + 3)``, so a bump has the Gaussian's
+    second moment (``(1 - z^2)^p`` has variance ``1/(2p + 3)``), capped at half the window."""
     sigma = width_scale * tf.temporal_gaussian_width(t)
     return min(sigma * float(np.sqrt(2 * power + 3)), 0.5 * float(t[-1] - t[0]))
 
 
 def corner_bump_radius(u: Array, t: Array, power: int, minimum: float) -> float:
     """Temporal bump half-width by the spectral corner rule (:mod:`weakpareto.numerics.corner`)
-    with the noise floor from the data (:func:`weakpareto.library.noise.estimate_noise`),
+    with the noise floor from the data (:func:`weakpareto.library.noise_covariance.estimate_noise`),
     clipped to ``[minimum, half the window]``."""
     est = estimate_noise(u, "auto")
     variance = float(np.mean(est.variance)) if est is not None else 0.0

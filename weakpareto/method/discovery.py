@@ -76,7 +76,8 @@ def exact_system(
 
 
 #: Seed strides of the search: pattern ``j`` (1-based) of support size ``c`` in admitted branch
-#: ``i`` runs differential evolution with ``seed + 7919 c + 103 j + 1009 i`` (spec §6.5).
+#: ``i`` runs differential evolution with ``seed + 7919 c + 103 j + 1009 i``
+#: (docs/method/search.md#seeds).
 SEED_PER_SIZE, SEED_PER_PATTERN, SEED_PER_BRANCH = 7919, 103, 1009
 
 
@@ -175,7 +176,8 @@ class Discovery:
         return objectives, seeds
 
     def best_of_size(self, c: int, progress: ProgressFn | None = None) -> Candidate:
-        """Best-by-c over all power patterns and admitted branches (spec §6.5).
+        """Best-by-c over all power patterns and admitted branches
+        (docs/method/search.md#pattern-winner-and-best-model-of-a-size).
 
         All (pattern, branch) problems of the size are optimised together
         (:func:`weakpareto.method.search.optimise_size`: lock-step DE, bit-identical to SciPy
@@ -204,7 +206,8 @@ class Discovery:
         return best
 
     def sweep(self, progress: ProgressFn | None = None) -> tuple[list[Candidate], int]:
-        """Support sizes 1..c_max with plateau and selection-stability stopping (spec §6.6).
+        """Support sizes 1..c_max with plateau and selection-stability stopping
+        (docs/method/search.md#support-sweep-and-stopping).
 
         With ``selection.refine_front`` (ours) every size's best model is pruned, polished and
         refitted at its exact orders before it enters the front, and selection and stopping use
@@ -266,7 +269,8 @@ class Discovery:
         return max(3.0 * spacing, self.cfg.refine.trust_min)
 
     def polish(self, cand: Candidate) -> tuple[float, Array]:
-        """Nelder–Mead on the exact full-row relative residual within the branch (spec §6.9)."""
+        """Nelder–Mead on the exact full-row relative residual within the branch
+        (docs/method/search.md#exact-order-polishing)."""
         betas = np.array(cand.betas)
         if not self.cfg.refine.polish:
             return cand.alpha, betas
@@ -318,8 +322,8 @@ class Discovery:
         if self.cfg.refine.refit:
             coef, fit = self.exact_fit(cand.mode, alpha, cand.powers, betas, self.refit_ridge)
         else:
-            # Strong-Pareto convention (spec §6.10): training-row coefficients on interpolated
-            # features, E_fit recomputed on all rows.
+            # Strong-Pareto convention: training-row coefficients on interpolated features,
+            # E_fit recomputed on all rows (docs/method/search.md#final-exact-refit).
             coef = np.array(cand.coef)
             idx, w = self.banks.target_stencil(cand.mode, np.array(cand.alpha))
             y = self.banks.interpolate(idx, w)
@@ -464,6 +468,7 @@ class Discovery:
             final=final,
             fit_error=fit,
             timings=dict(self.timings),
+            gain_floor=None if self.noise is None else self.cfg.selection.gain_floor,
         )
 
 

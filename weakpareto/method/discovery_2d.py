@@ -71,4 +71,5 @@ def discover_2d(
         final=directional_equation(res.final),
         fit_error=res.fit_error,
         timings=dict(res.timings),
+        gain_floor=res.gain_floor,
     )

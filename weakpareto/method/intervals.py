@@ -1,8 +1,8 @@
 """Bootstrap of a discovered equation and its identifiability criteria (ours).
 
-What every front end of the block bootstrap (:mod:`weakpareto.method.uncertainty`) shares:
-``wp discover``/``WeakPareto`` (:mod:`weakpareto.user.uncertainty`, data units) and ``wp run``
-(:mod:`weakpareto.campaign.intervals`, benchmark units).
+What every front end of the block bootstrap (:mod:`weakpareto.method.bootstrap`) shares:
+``wp discover``/``WeakPareto`` (:mod:`weakpareto.user.uncertainty_report`, data units) and
+``wp run`` (:mod:`weakpareto.campaign.interval_columns`, benchmark units).
 
 * :func:`bootstrap_equation` runs the bootstrap of a :class:`DiscoveryResult` on its feature
   source: the selected model and the Pareto front's models (reselection), the refit window of
@@ -29,15 +29,15 @@ import numpy as np
 
 from weakpareto._typing import Array
 from weakpareto.library.gram import FeatureSource
-from weakpareto.method.discovery import exact_system, fit_rows
-from weakpareto.method.settings import DiscoveryConfig
-from weakpareto.method.uncertainty import (
+from weakpareto.method.bootstrap import (
     BootstrapResult,
     BootstrapSettings,
     Bounds,
     Model,
     bootstrap,
 )
+from weakpareto.method.discovery import exact_system, fit_rows
+from weakpareto.method.settings import DiscoveryConfig
 from weakpareto.numerics.orders import beta_nodes, first_positive, temporal_branches
 from weakpareto.records import TAU_Q, Equation, Term
 
@@ -173,9 +173,12 @@ def bootstrap_equation(
     two_d: bool,
     n_boot: int,
     level: float,
+    gain_floor: float | None = None,
 ) -> EquationBootstrap:
     """Block bootstrap of the selected equation ``eq`` (in the source's units) with the front's
-    equations ``front`` as the reselection candidates; seeded by ``cfg.seed``."""
+    equations ``front`` as the reselection candidates; seeded by ``cfg.seed``. ``gain_floor``:
+    the floor the fit's selection used (:attr:`DiscoveryResult.gain_floor`), None for the
+    configured one."""
     model = model_of(eq, two_d)
     alts = [model_of(e, two_d) for e in front if e.terms]
     ridge = cfg.search.ridge
@@ -191,7 +194,7 @@ def bootstrap_equation(
         ridge=ridge,
         refit_ridge=refit_ridge,
         margin=cfg.selection.margin,
-        gain_floor=cfg.selection.gain_floor,
+        gain_floor=cfg.selection.gain_floor if gain_floor is None else gain_floor,
         alternatives=alts,
         resid=resid,
     )

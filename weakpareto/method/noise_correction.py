@@ -1,25 +1,25 @@
 """Noise-aware scoring: the Gram tables and exact fits with the noise covariance removed (ours).
 
 The search scores every candidate by Gram entries of the order banks (paper Eqs. 19-21). Noise in
-the data adds its covariance ``C`` to every entry (:mod:`weakpareto.library.noise`); its target
-share grows with the temporal order, so the uncorrected score prefers the smallest ``alpha``.
-Here the estimated ``C`` is subtracted, with one refinement: each target keeps the noise energy
-``n_ref`` of the least noisy target node of its group (added back to every target-target entry of
-the group; blended targets have weights summing to one, so each keeps exactly ``n_ref``). Only
-*differences* in noise energy between orders bias the choice of ``alpha``, and those are well
+the data adds its covariance ``C`` to every entry (:mod:`weakpareto.library.noise_covariance`); its
+target share grows with the temporal order, so the uncorrected score prefers the smallest
+``alpha``. Here the estimated ``C`` is subtracted, with one refinement: each target keeps the noise
+energy ``n_ref`` of the least noisy target node of its group (added back to every target-target
+entry of the group; blended targets have weights summing to one, so each keeps exactly ``n_ref``).
+Only *differences* in noise energy between orders bias the choice of ``alpha``, and those are well
 predicted: targets of neighbouring orders share their noise. The level itself is not (the weak rows
-overlap, so a realised noise energy differs from its expectation by tens of per cent), and
-removing it would leave the true model's residual at zero plus that fluctuation. Groups: the
-sub-unit and integer targets (``alpha -> 1`` is continuous, same noise), and the superunit
-targets, whose noise also comes from the estimated ``u'(0)``; comparing a superunit target with
-the others keeps both groups' own noise floors, as the paper's score does.
+overlap, so a realised noise energy differs from its expectation by tens of per cent), and removing
+it would leave the true model's residual at zero plus that fluctuation. Groups: the sub-unit and
+integer targets (``alpha -> 1`` is continuous, same noise), and the superunit targets, whose noise
+also comes from the estimated ``u'(0)``; comparing a superunit target with the others keeps both
+groups' own noise floors, as the paper's score does.
 
 How much is subtracted: the realised noise energy of a target scatters around its expectation by
 ``sqrt(2 tr S^2) / tr S`` (``S`` the rows' noise covariance; ~0.5 with the paper's overlapping
-tests, :func:`weakpareto.library.noise.realisation_spread`). The expected covariance is scaled by
-one minus that spread, so a realisation one standard deviation below its expectation is not
-over-corrected (a negative residual energy would be clipped to zero and the score would lose its
-minimum). The noise of the samples behind ``u(0)``/``u'(0)`` is not corrected at all
+tests, :func:`weakpareto.library.noise_covariance.realisation_spread`). The expected covariance is
+scaled by one minus that spread, so a realisation one standard deviation below its expectation is
+not over-corrected (a negative residual energy would be clipped to zero and the score would lose
+its minimum). The noise of the samples behind ``u(0)``/``u'(0)`` is not corrected at all
 (:meth:`FeatureCovariance.bulk_weights`).
 """
 
@@ -31,7 +31,7 @@ import numpy as np
 
 from weakpareto._typing import Array
 from weakpareto.library.gram import TINY, GramTables, OrderBanks
-from weakpareto.library.noise import (
+from weakpareto.library.noise_covariance import (
     FeatureCovariance,
     NoiseEstimate,
     NoiseModel,

@@ -1,4 +1,5 @@
-"""Branch-aware continuous-order best-subset search (paper Sec. 4.2, Algorithm 1; spec §6.1-6.6).
+"""Branch-aware continuous-order best-subset search (paper Sec. 4.2, Algorithm 1;
+docs/method/search.md).
 
 For each support size ``c``, each nondecreasing power pattern and each admitted temporal branch,
 differential evolution (scipy) optimises ``(alpha, beta_1..beta_c)`` (``beta`` only in the exact
@@ -81,7 +82,8 @@ class Candidate:
 
 
 def train_val_split(n_rows: int, fraction: float, seed: int) -> tuple[NDArray, NDArray]:
-    """Seeded row split (spec §6.1): ``n_val = max(1, round(fraction*K))`` from a permutation."""
+    """Seeded row split: ``n_val = max(1, round(fraction*K))`` from a permutation
+    (docs/method/search.md#row-split)."""
     perm = np.random.default_rng(seed).permutation(n_rows)
     n_val = max(1, round(fraction * n_rows))
     return np.sort(perm[n_val:]), np.sort(perm[:n_val])
@@ -96,7 +98,8 @@ _IMPORTANT: dict[int, list[tuple[int, ...]]] = {
 
 
 def power_patterns(powers: tuple[int, ...], c: int) -> list[tuple[int, ...]]:
-    """Nondecreasing power patterns of size ``c``, "important" ones first (spec §6.4)."""
+    """Nondecreasing power patterns of size ``c``, "important" ones first
+    (docs/method/search.md#power-patterns)."""
     allp = list(itertools.combinations_with_replacement(sorted(powers), c))
     first = [p for p in _IMPORTANT.get(c, []) if p in allp]
     return first + [p for p in allp if p not in first]
@@ -202,7 +205,8 @@ def anchor_points(
     powers: tuple[int, ...],
     max_anchors: int,
 ) -> Array:
-    """Truth-agnostic anchor grid (spec §6.5): alpha anchors x (beta anchors)^c, subsampled."""
+    """Truth-agnostic anchor grid: alpha anchors x (beta anchors)^c, subsampled
+    (docs/method/search.md#anchor-start)."""
     c = len(powers)
     if branch.is_integer:
         alphas: list[float] | None = None
@@ -294,7 +298,8 @@ def optimise_pattern_branch(
     seed: int,
     settings: SearchSettings,
 ) -> Candidate:
-    """Anchor start, then scipy differential evolution from the best anchor (spec §6.5)."""
+    """Anchor start, then scipy differential evolution from the best anchor
+    (docs/method/search.md#differential-evolution)."""
     bounds, x0, anchor_val = _start(objective, beta_range, settings)
     if settings.vectorized:
         func: Callable = lambda x: objective(np.asarray(x).T)  # noqa: E731  (dim, S) -> (S,)

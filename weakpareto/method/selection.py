@@ -1,6 +1,6 @@
-"""Support-size selection: Pareto front, signed-chord elbow, information criteria, stopping
-rules and inactive-term pruning (paper Secs. 4.3-4.4, spec §6.6-6.8).
-
+"""Support-size selection: Pareto front, signed-chord elbow, information criteria, stopping rules
+and inactive-term pruning (paper Secs. 4.3-4.4; docs/method/search.md#support-sweep-and-stopping,
+#pareto-front-and-elbow, #inactive-term-pruning).
 All functions are pure and operate on plain arrays so they can be tested on constructed fronts.
 """
 
@@ -41,8 +41,8 @@ def select_elbow(sizes: NDArray, errors: NDArray, margin: float = 0.15) -> int:
 
     One point: take it. Two points: the larger iff it improves ``log10(E + eps)`` by more than
     ``margin``. Three or more: min-max normalise ``x = c`` and the benefit ``y = -log10(E + eps)``;
-    among interior points with positive signed excess ``y_n - x_n`` over the chord take the
-    largest; if none, the smallest model (paper Sec. 4.3, spec §6.7).
+    among interior points with positive signed excess ``y_n - x_n`` over the chord take the largest;
+    if none, the smallest model (paper Sec. 4.3; docs/method/search.md#pareto-front-and-elbow).
     """
     sizes = np.asarray(sizes, dtype=float)
     errors = np.asarray(errors, dtype=float)
@@ -135,7 +135,8 @@ def is_plateau(prev: float, cur: float, tol: float, log_tol: float) -> bool:
 
 @dataclass
 class StoppingState:
-    """Plateau and selection-stability counters of the support-size sweep (spec §6.6)."""
+    """Plateau and selection-stability counters of the support-size sweep
+    (docs/method/search.md#support-sweep-and-stopping)."""
 
     best: float = np.inf
     plateau_count: int = 0
@@ -171,7 +172,8 @@ def inactive_terms(
     """Mask of terms to prune: ``|xi_j| <= abs_tol`` or ``r_j <= contrib_tol`` (paper Sec. 4.4).
 
     ``r_j = ||xi_j theta_j|| / ||Theta xi||`` over all rows (``columns`` is ``(K, c)``); when the
-    denominator vanishes the sum of the term norms is used instead (spec §6.8).
+    denominator vanishes the sum of the term norms is used instead
+    (docs/method/search.md#inactive-term-pruning).
     """
     coef = np.asarray(coef, dtype=float)
     contrib = np.linalg.norm(columns * coef[None, :], axis=0)

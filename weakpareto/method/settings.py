@@ -18,7 +18,7 @@ from typing import Any, Literal, cast
 
 from omegaconf import DictConfig, OmegaConf
 
-from weakpareto.library.noise import NoiseModel
+from weakpareto.library.noise_covariance import NoiseModel
 from weakpareto.library.weak_exact import InitialEstimate, TestWidths
 from weakpareto.records import OperatorKind
 
@@ -32,6 +32,16 @@ StabilityRule = Literal["reference", "paper"]
 ElbowPoints = Literal["front", "all"]
 
 
+_GLOBAL_PACKAGE = "# @package _global_"
+
+
+def _is_group_override(entry: Any) -> bool:
+    """A defaults entry choosing another group's option (``override /selection: gain``)."""
+    return isinstance(entry, dict | DictConfig) and any(
+        str(k).startswith("override /") for k in entry
+    )
+
+
 def _load_option(group: str, name: str) -> DictConfig:
     """One option of a config group with its same-group ``defaults`` (e.g. gain -> elbow)."""
     path = resources.files(CONFIG_PACKAGE) / group / f"{name}.yaml"
@@ -39,7 +49,10 @@ def _load_option(group: str, name: str) -> DictConfig:
         raise ValueError(f"{group}={name} is not an option of conf/{group}/")
     node = OmegaConf.load(str(path))
     assert isinstance(node, DictConfig)
-    parents = list(node.pop("defaults", []))
+    parents = [p for p in node.pop("defaults", []) if not _is_group_override(p)]
+    if _GLOBAL_PACKAGE in path.read_text().splitlines()[:1]:  # the group's node is nested
+        node = node[group]
+        assert isinstance(node, DictConfig)
     order = parents if "_self_" in parents else [*parents, "_self_"]
     layers = [node if p == "_self_" else _load_option(group, p) for p in order]
     merged = OmegaConf.merge(*layers)
@@ -94,7 +107,8 @@ class SearchSettings:
 class SelectionSettings:
     """Selector, stopping and pruning constants (paper Secs. 4.3-4.4; ``conf/selection/``).
 
-    Two places where the paper's wording and the reference code differ (spec §6.6-6.7):
+    Two places where the paper's wording and the reference code differ
+    (docs/method/reference-differences.md#stability-stop-and-elbow-points):
     ``stability="reference"`` stops when the elbow is below ``c``; ``"paper"`` (Algorithm 1) also
     needs it unchanged from the previous size. ``elbow_points="front"`` takes the elbow on the
     dominance-filtered Pareto front; ``"all"`` on the best model of every evaluated size.
@@ -157,9 +171,11 @@ class DiscoveryConfig:
     n_beta_nodes: int = DEFAULT_N_BETA_NODES
     eps_alpha: float = DEFAULT_EPS_ALPHA
     #: Smallest positive spatial order searched when the range includes the identity (beta = 0):
-    #: proposals below it snap to the identity (ours, issue 13; None = the paper's uniform grid).
+    #: proposals below it snap to the identity (ours, docs/method/extensions.md#minimum-positive-
+    #: order; None = the paper's uniform grid).
     min_positive_order: float | None = None
-    #: Errors-in-variables correction of the Gram tables and exact fits (ours, issue 13):
+    #: Errors-in-variables correction of the Gram tables and exact fits (ours,
+    #: docs/method/extensions.md#noise-aware-scoring):
     #: "none" is the paper; otherwise the noise law to assume ("auto" picks it from the data).
     noise_model: NoiseModel = "none"
     seed: int = 0
@@ -178,7 +194,8 @@ def _fields(cls: type, values: dict[str, Any], rename: dict[str, str] | None = N
 
 @dataclass(frozen=True)
 class FeatureSettings:
-    """How the weak features are built and scored (ours, issue 13; defaults are the paper's).
+    """How the weak features are built and scored (ours,
+    docs/method/extensions.md#exact-weak-time-derivative; defaults are the paper's).
 
     ``temporal_target``/``bump_power``/``initial``/``initial_points``/``test_widths`` choose the
     library (:func:`weakpareto.library.weak_exact.exact_time_weak_library` for ``"exact"``);
@@ -238,28 +255,44 @@ def named_settings(
     )
 
 
-#: Methods offered to users (``WeakPareto(method=...)``, ``wp discover method=...``): the conf/
-#: options (method, selector) each one stands for. ``weak_pareto`` is the paper's method;
-#: ``weak_pareto_robust`` (ours, the users' default) adds the per-term gain selector on refined
-#: models, backward elimination and an unbiased final refit.
-USER_METHODS: dict[str, tuple[str, str]] = {
-    "weak_pareto": ("weak_pareto", "elbow"),
-    "weak_pareto_robust": ("weak_pareto_robust", "gain"),
-    "weak_pareto_exact": ("weak_pareto_exact", "gain"),
-}
+#: The users' default method (``WeakPareto``, ``wp discover``): the paper's search with the
+#: per-term gain selector on refined models and an unbiased final refit (``conf/method/``).
 DEFAULT_USER_METHOD = "weak_pareto_robust"
 
 
-def user_method_settings(name: str) -> tuple[SearchSettings, SelectionSettings, RefineSettings]:
-    """The settings of a user-facing method name (see :data:`USER_METHODS`)."""
-    if name not in USER_METHODS:
-        raise ValueError(f"method={name!r} is unknown; use one of {', '.join(USER_METHODS)}")
-    method, selection = USER_METHODS[name]
-    return named_settings(method, selection)
+def method_names() -> tuple[str, ...]:
+    """The options of ``conf/method/`` (every method, at both doors)."""
+    folder = resources.files(CONFIG_PACKAGE) / "method"
+    return tuple(
+        sorted(p.name[: -len(".yaml")] for p in folder.iterdir() if p.name.endswith(".yaml"))
+    )
 
 
-def user_method_features(name: str) -> FeatureSettings:
-    """The feature settings of a user-facing method name (see :data:`USER_METHODS`)."""
-    if name not in USER_METHODS:
-        raise ValueError(f"method={name!r} is unknown; use one of {', '.join(USER_METHODS)}")
-    return named_features(USER_METHODS[name][0])
+@cache
+def method_selector(method: str) -> str:
+    """The ``conf/selection`` option a method selects with: its (or its parents')
+    ``override /selection: <name>`` defaults entry, else the primary config's."""
+    path = resources.files(CONFIG_PACKAGE) / "method" / f"{method}.yaml"
+    if not path.is_file():
+        raise ValueError(f"method={method} is not an option of conf/method/")
+    node = OmegaConf.load(str(path))
+    assert isinstance(node, DictConfig)
+    parents = []
+    for entry in node.get("defaults", []):
+        if _is_group_override(entry):
+            for key, value in entry.items():
+                if str(key) == "override /selection":
+                    return str(value)
+        elif isinstance(entry, str) and entry != "_self_":
+            parents.append(entry)
+    for parent in reversed(parents):
+        chosen = method_selector(parent)
+        if chosen != DEFAULT_GROUPS["selection"]:
+            return chosen
+    return DEFAULT_GROUPS["selection"]
+
+
+def method_settings(method: str) -> tuple[SearchSettings, SelectionSettings, RefineSettings]:
+    """The settings of a named method with its own selector, as ``wp run method=<name>``
+    composes them for a benchmark without tuning."""
+    return named_settings(method, method_selector(method))

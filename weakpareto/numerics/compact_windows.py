@@ -40,7 +40,7 @@ INTEGER_TOL = 1e-9
 FINE_FACTOR = 8
 #: Orders evaluated together on the fine grid (memory ~ chunk x K x 32 nx x 16 bytes).
 ORDER_CHUNK = 4
-#: Smallest bump exponent (the reported periodic bumps of spec §3.5 use 6).
+#: Smallest bump exponent (the periodic bumps of docs/method/test-functions.md#compact-bumps use 6).
 MIN_DEGREE = 6
 #: Extra smoothness beyond the highest searched order (3 for the Richardson-extrapolated
 #: weighted-shifted Grünwald expansion, 1 for the exact integer derivative at the top order).

@@ -1,12 +1,13 @@
 """Data-driven test-function widths: the spectral corner rule (ours, after WSINDy's idea).
 
-The paper sets test widths from the grid and the test count (spec §3.2). The corner rule reads them
-from the data instead: along an axis, the mean power spectrum of the field falls from the signal
-band to the flat floor of the noise; the *corner* ``k_c`` is the highest frequency whose power
-still exceeds the floor by :data:`SIGNAL_TO_FLOOR`. A test function should pass the signal band
-and reject what lies beyond it, so its half-width ``r`` is chosen such that its own spectrum has
-fallen to :data:`TEST_SPECTRUM_CUTOFF` of its peak at ``k_c``: ``r = kappa_p / k_c``, with
-``kappa_p`` that point of the unit bump ``(1 - z^2)^p`` (computed once, numerically).
+The paper sets test widths from the grid and the test count (docs/method/test-functions.md#widths).
+The corner rule reads them from the data instead: along an axis, the mean power spectrum of the
+field falls from the signal band to the flat floor of the noise; the *corner* ``k_c`` is the highest
+frequency whose power still exceeds the floor by :data:`SIGNAL_TO_FLOOR`. A test function should
+pass the signal band and reject what lies beyond it, so its half-width ``r`` is chosen such that its
+own spectrum has fallen to :data:`TEST_SPECTRUM_CUTOFF` of its peak at ``k_c``:
+``r = kappa_p / k_c``, with ``kappa_p`` that point of the unit bump ``(1 - z^2)^p`` (computed once,
+numerically).
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Two-parameter Mittag-Leffler function ``E_{alpha,beta}(z)`` (spec §1.9, ECOSYSTEM §2).
+"""Two-parameter Mittag-Leffler function ``E_{alpha,beta}(z)``
+(docs/method/benchmarks.md#mittag-leffler-evaluation).
 
 Thin, checked wrapper around :func:`pymittagleffler.mittag_leffler` (Garrappa's optimal
 parabolic-contour Laplace inversion). The wrapper adds what the generators need:

@@ -1,4 +1,5 @@
-"""Discrete fractional operators and their discrete adjoints (paper Eqs. 1-3, 12; spec §4).
+"""Discrete fractional operators and their discrete adjoints (paper Eqs. 1-3, 12;
+docs/method/operators.md).
 
 Array conventions
 -----------------
@@ -49,9 +50,10 @@ def riesz_multiplier(kappa: ArrayLike, beta: float | ArrayLike) -> FloatArray:
 def directional_multiplier(kappa: ArrayLike, beta: float | ArrayLike) -> ComplexArray:
     """Directional multiplier ``(i*kappa)**beta`` on the principal branch (paper Eq. 3).
 
-    ``|kappa|**beta * exp(i*pi*beta*sgn(kappa)/2)``; the zero mode is annihilated for
-    ``beta > 0``; ``beta == 0`` is the identity. The Nyquist bin gets no special case (spec §4.4):
-    after the real part its effective action is ``cos(pi*beta/2)*|kappa|**beta``.
+    ``|kappa|**beta * exp(i*pi*beta*sgn(kappa)/2)``; the zero mode is annihilated for ``beta > 0``;
+    ``beta == 0`` is the identity. The Nyquist bin gets no special case
+    (docs/method/operators.md#periodic-multipliers): after the real part its effective action is
+    ``cos(pi*beta/2)*|kappa|**beta``.
     """
     kappa = np.asarray(kappa, dtype=float)
     beta_arr = np.asarray(beta, dtype=float)
@@ -64,23 +66,26 @@ def directional_multiplier(kappa: ArrayLike, beta: float | ArrayLike) -> Complex
     return np.asarray(out, dtype=complex)
 
 
-# Equation numbers in the docstrings below count the numbered displays of
-# /work/shared/paper/weak_pareto.tex in order: 1 eq:rl-def, 2 eq:spectral-def, 3 eq:ik-branch,
-# 9 eq:caputo-weak, 10 eq:linear-spatial, 12 eq:discrete-adjoint.
+# Equation numbers in the docstrings below count the paper's numbered displays in order
+# (docs/method/README.md#paper-equation-numbers): 1 eq:rl-def, 2 eq:spectral-def,
+# 3 eq:ik-branch, 9 eq:caputo-weak, 10 eq:linear-spatial, 12 eq:discrete-adjoint.
 
 # ---------------------------------------------------------------------------------------------
-# Temporal (Caputo) matrices: D1, L1, superunit composition (paper Eq. 9, Sec. 3.3; spec §4.1-4.3)
+# Temporal (Caputo) matrices: D1, L1, superunit composition (paper Eq. 9, Sec. 3.3;
+# docs/method/operators.md#first-derivative-matrix, #l1-caputo-matrix, #superunit-composition)
 # ---------------------------------------------------------------------------------------------
 
 TemporalMode = Literal["sub", "int", "sup"]
 SpectralKind = Literal["riesz", "directional"]
 
-#: Tolerance below which ``|alpha - 1|`` selects the exact integer mode (spec §4.3).
+#: Tolerance below which ``|alpha - 1|`` selects the exact integer mode
+#: (docs/method/operators.md#branch-of-a-temporal-order).
 INTEGER_ORDER_TOL = 1e-11
 
 
 def first_derivative_matrix(n: int, h: float) -> FloatArray:
-    """First-derivative matrix ``D1`` used by the exact integer mode ``alpha = 1`` (spec §4.1).
+    """First-derivative matrix ``D1`` used by the exact integer mode ``alpha = 1``
+    (docs/method/operators.md#first-derivative-matrix).
 
     Row 0 is the forward difference ``(u_1 - u_0)/h``, rows ``1..n-2`` the central difference
     ``(u_{i+1} - u_{i-1})/(2h)`` and row ``n-1`` the backward difference. In the weak target the
@@ -122,7 +127,8 @@ def _l1_matrices(n: int, h: float, alphas: FloatArray) -> FloatArray:
 
 
 def caputo_l1_matrix(n: int, h: float, alpha: float) -> FloatArray:
-    """L1 Caputo matrix for ``0 < alpha < 1`` (spec §4.2; Caputo target of paper Eq. 9).
+    """L1 Caputo matrix for ``0 < alpha < 1`` (Caputo target of paper Eq. 9;
+    docs/method/operators.md#l1-caputo-matrix).
 
     With ``c = h**-alpha / Gamma(2 - alpha)`` and ``w_k = (k+1)**(1-alpha) - k**(1-alpha)``,
     row 0 is zero and row ``i >= 1`` equals ``c * sum_{k<i} w_k (u_{i-k} - u_{i-k-1})``:
@@ -135,7 +141,8 @@ def caputo_l1_matrix(n: int, h: float, alpha: float) -> FloatArray:
 
 
 def caputo_superunit_matrix(n: int, h: float, alpha: float) -> FloatArray:
-    """Superunit Caputo matrix ``L1_{alpha-1} @ D1`` for ``1 < alpha < 2`` (spec §4.3).
+    """Superunit Caputo matrix ``L1_{alpha-1} @ D1`` for ``1 < alpha < 2``
+    (docs/method/operators.md#superunit-composition).
 
     Its transpose ``D1.T @ L1_{alpha-1}.T`` is the discrete adjoint stated after paper Eq. 9.
     """
@@ -203,7 +210,7 @@ def caputo_matrices(n: int, h: float, alphas: ArrayLike, mode: TemporalMode) -> 
 
 
 # ---------------------------------------------------------------------------------------------
-# Periodic Fourier multipliers (paper Eqs. 2-3; spec §4.4)
+# Periodic Fourier multipliers (paper Eqs. 2-3; docs/method/operators.md#periodic-multipliers)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -256,7 +263,8 @@ def spectral_multiplier(
 
 
 # ---------------------------------------------------------------------------------------------
-# Grünwald-Letnikov matrices and the weighted discrete adjoint (paper Eq. 12; spec §4.5)
+# Grünwald-Letnikov matrices and the weighted discrete adjoint (paper Eq. 12;
+# docs/method/operators.md#grunwald-letnikov-matrices)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -283,7 +291,8 @@ def _gl_toeplitz(n: int, h: float, gamma: float | ArrayLike, lower: bool) -> Flo
 
 
 def grunwald_letnikov_left_matrix(n: int, h: float, gamma: float | ArrayLike) -> FloatArray:
-    """Left GL matrix ``G_L[i, j] = h**-gamma g_{i-j}`` (``j <= i``), spec §4.5.
+    """Left GL matrix ``G_L[i, j] = h**-gamma g_{i-j}`` (``j <= i``),
+    docs/method/operators.md#grunwald-letnikov-matrices.
 
     Discretises the left RL derivative of paper Eq. 1; its discrete adjoint (paper Eq. 12) is
     ``G_L.T``, the GL form of the right derivative. ``gamma`` may be an array (bank of matrices).
@@ -292,7 +301,8 @@ def grunwald_letnikov_left_matrix(n: int, h: float, gamma: float | ArrayLike) ->
 
 
 def grunwald_letnikov_right_matrix(n: int, h: float, gamma: float | ArrayLike) -> FloatArray:
-    """Right GL matrix ``G_R[i, j] = h**-gamma g_{j-i}`` (``j >= i``), spec §4.5 (paper Eq. 1)."""
+    """Right GL matrix ``G_R[i, j] = h**-gamma g_{j-i}`` (``j >= i``, paper Eq. 1;
+    docs/method/operators.md#grunwald-letnikov-matrices)."""
     return _gl_toeplitz(n, h, gamma, lower=False)
 
 
@@ -407,7 +417,8 @@ def _bank(betas: ArrayLike) -> FloatArray:
 
 
 class _SpectralOperator(SpatialOperator):
-    """Periodic Fourier-multiplier operator; adjoint = conjugate multiplier (spec §4.4)."""
+    """Periodic Fourier-multiplier operator; adjoint = conjugate multiplier
+    (docs/method/operators.md#periodic-multipliers)."""
 
     kind: SpectralKind
 
@@ -463,7 +474,8 @@ class _MatrixOperator(SpatialOperator):
 
 @register_spatial("gl_left")
 class GLLeftOperator(_MatrixOperator):
-    """Left Grünwald-Letnikov derivative on a finite domain (spec §4.5); adjoint ``phi @ G_L``."""
+    """Left Grünwald-Letnikov derivative on a finite domain; adjoint ``phi @ G_L``
+    (docs/method/operators.md#grunwald-letnikov-matrices)."""
 
     def matrices(self, n: int, h: float, betas: FloatArray) -> FloatArray:
         return grunwald_letnikov_left_matrix(n, h, betas)
@@ -471,7 +483,8 @@ class GLLeftOperator(_MatrixOperator):
 
 @register_spatial("gl_right")
 class GLRightOperator(_MatrixOperator):
-    """Right Grünwald-Letnikov derivative on a finite domain (spec §4.5); adjoint ``phi @ G_R``."""
+    """Right Grünwald-Letnikov derivative on a finite domain; adjoint ``phi @ G_R``
+    (docs/method/operators.md#grunwald-letnikov-matrices)."""
 
     def matrices(self, n: int, h: float, betas: FloatArray) -> FloatArray:
         return grunwald_letnikov_right_matrix(n, h, betas)
@@ -488,7 +501,8 @@ def get_spatial_operator(kind: str) -> SpatialOperator:
 
 
 def spatial_apply(kind: str, f: ArrayLike, grid: GridLike | ArrayLike, beta: float) -> FloatArray:
-    """Strong-form ``X_beta f`` along the last axis of ``f`` (spec §4.7)."""
+    """Strong-form ``X_beta f`` along the last axis of ``f``
+    (docs/method/operators.md#pointwise-operators)."""
     return get_spatial_operator(kind).apply(f, as_spatial_grid(grid), beta)
 
 

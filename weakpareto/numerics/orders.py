@@ -1,4 +1,5 @@
-"""Order grids, temporal branches and linear order interpolation (paper Sec. 4.1, spec §5.1).
+"""Order grids, temporal branches and linear order interpolation (paper Sec. 4.2;
+docs/method/library.md#order-grids, #temporal-branches, #interpolation).
 
 The temporal range ``[alpha_min, alpha_max]`` is split into the branch sets of paper Sec. 4.2,
 
@@ -41,7 +42,8 @@ class Branch:
 def temporal_branches(
     alpha_range: tuple[float, float], n_nodes: int, eps: float
 ) -> tuple[Branch, ...]:
-    """Admitted temporal branches for a declared range (paper Sec. 4.2, spec §5.1).
+    """Admitted temporal branches for a declared range (paper Sec. 4.2;
+    docs/method/library.md#temporal-branches).
 
     Raises ``ValueError`` when the range admits no branch.
     """
@@ -78,7 +80,8 @@ def _branch_nodes(uniform: NDArray[np.float64], lo: float, hi: float) -> NDArray
 def beta_nodes(
     beta_range: tuple[float, float], n_nodes: int, min_positive: float | None = None
 ) -> NDArray[np.float64]:
-    """Uniform spatial-order grid ``linspace(beta_min, beta_max, n)`` (spec §5.1).
+    """Uniform spatial-order grid ``linspace(beta_min, beta_max, n)``
+    (docs/method/library.md#order-grids).
 
     ``min_positive`` (ours): when the range starts at the identity (0), the positive nodes are
     ``linspace(min_positive, beta_max, n - 1)`` instead, so every proposal below
@@ -115,7 +118,8 @@ def blend(z: NDArray[np.float64], nodes: NDArray[np.float64]) -> tuple[NDArray, 
 
     Returns ``(idx, w)`` of shape ``z.shape + (2,)``: the interpolated vector is
     ``w[...,0]*bank[idx[...,0]] + w[...,1]*bank[idx[...,1]]``. Orders are clipped to the grid,
-    the interval found by a right-sided search, ``w = (z - lo)/(hi - lo + 1e-14)`` (spec §5.1).
+    the interval found by a right-sided search, ``w = (z - lo)/(hi - lo + 1e-14)``
+    (docs/method/library.md#interpolation).
     A grid with a single node returns that node with weight 1.
     """
     z = np.asarray(z, dtype=float)

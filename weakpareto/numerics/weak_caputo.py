@@ -114,7 +114,8 @@ def polynomial_bumps(
 ) -> PolynomialBumps:
     """``count`` bumps of half-width ``radius`` with centres evenly in ``[t_0 + r, t_last - r]``.
 
-    Rows are l2-normalised on the grid like the paper's tests (spec §3.3) when ``normalise``.
+    Rows are l2-normalised on the grid like the paper's tests when ``normalise``
+    (docs/method/test-functions.md#row-normalisation).
     """
     t = np.asarray(t, dtype=float)
     span = float(t[-1] - t[0])
@@ -166,7 +167,7 @@ def with_initial_terms(
     values estimated as ``c0 @ u`` and ``c1 @ u`` (``c1=None``: no slope term).
 
     ``weights`` has shape ``(..., nt)``; the result is an exact linear functional of ``u``, so
-    the noise covariance of the target follows from it (:mod:`weakpareto.library.noise`).
+    the noise covariance of the target follows from it (:mod:`weakpareto.library.noise_covariance`).
     """
     out = weights - weights.sum(axis=-1, keepdims=True) * c0
     if c1 is not None:

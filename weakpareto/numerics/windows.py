@@ -1,11 +1,12 @@
-"""Test-function families for the weak library (paper Sec. 3.1; spec §3).
+"""Test-function families for the weak library (paper Sec. 3.1; docs/method/test-functions.md).
 
 Each family returns a 2-D array of rows ``(count, n)`` sampled on a 1-D grid; the weak test
 functions are the separable products ``phi_k(t, x) = vartheta_{l_t}(t) psi_{l_x}(x)`` (paper
-Sec. 3.1). Every row is divided by ``sqrt(sum(row**2) + 1e-14)`` (plain discrete l2, no
-quadrature weight; spec §3.3). Reported runs use Gaussian rows in time and space, and Fourier
-spatial rows only for the periodic high-order Riesz case (spec §3.6); compact bumps exist but are
-not used in reported results.
+Sec. 3.1). Every row is divided by ``sqrt(sum(row**2) + 1e-14)`` (plain discrete l2, no quadrature
+weight; docs/method/test-functions.md#row-normalisation). Reported runs use Gaussian rows in time
+and space, and Fourier spatial rows only for the periodic high-order Riesz case
+(docs/method/test-functions.md#which-family-where); compact bumps exist but are not used in reported
+results.
 """
 
 from __future__ import annotations
@@ -19,18 +20,21 @@ from weakpareto._typing import FloatArray
 
 Budget = Literal["paper", "standard", "smoke"]
 
-#: Guard added to the squared row norm before normalisation (spec §3.3).
+#: Guard added to the squared row norm before normalisation
+#: (docs/method/test-functions.md#row-normalisation).
 ROW_NORM_EPS = 1e-14
 
 
 def normalise_rows(rows: ArrayLike) -> FloatArray:
-    """Divide every row by ``sqrt(sum(row**2) + 1e-14)`` (spec §3.3)."""
+    """Divide every row by ``sqrt(sum(row**2) + 1e-14)``
+    (docs/method/test-functions.md#row-normalisation)."""
     r = np.asarray(rows, dtype=float)
     return r / np.sqrt(np.sum(r * r, axis=-1, keepdims=True) + ROW_NORM_EPS)
 
 
 def paper_test_counts(nt: int, nx: int, budget: Budget = "paper") -> tuple[int, int]:
-    """Numbers ``(K_t, K_x)`` of temporal and spatial tests for a budget (spec §3.1).
+    """Numbers ``(K_t, K_x)`` of temporal and spatial tests for a budget
+    (docs/method/test-functions.md#test-counts).
 
     paper: ``max(20, min(44, nt//3)), max(32, min(80, nx//2))``;
     standard: ``max(14, min(26, nt//4)), max(20, min(48, nx//3))``;
@@ -52,12 +56,13 @@ def _spacing(grid: FloatArray) -> float:
 
 
 def temporal_gaussian_width(t: ArrayLike) -> float:
-    """Temporal Gaussian width ``max(3 dt, 0.070 (t_last - t_0 + dt))`` (spec §3.2).
+    """Temporal Gaussian width ``max(3 dt, 0.070 (t_last - t_0 + dt))``
+    (docs/method/test-functions.md#widths).
 
-    The width does not depend on ``K_t``. Spec §15 item 2: the paper text says that more tests
-    narrow the windows "in time and space", but the reference implementation couples only the
-    spatial width to the count. We follow the reference behaviour, because the paper's numbers
-    were produced by it.
+    The width does not depend on ``K_t``. The paper text says that more tests narrow the
+    windows "in time and space", but the reference implementation couples only the spatial
+    width to the count. We follow the reference behaviour, because the paper's numbers were
+    produced by it (docs/method/reference-differences.md#temporal-width).
     """
     t = np.asarray(t, dtype=float)
     dt = _spacing(t)
@@ -65,7 +70,8 @@ def temporal_gaussian_width(t: ArrayLike) -> float:
 
 
 def spatial_gaussian_width(dx: float, length: float, count: int) -> float:
-    """Spatial Gaussian width ``max(2 dx, L / max(18, 0.75 K_x))`` (spec §3.2, count-to-width)."""
+    """Spatial Gaussian width ``max(2 dx, L / max(18, 0.75 K_x))`` (count-to-width rule,
+    docs/method/test-functions.md#widths)."""
     return max(2.0 * dx, length / max(18.0, 0.75 * count))
 
 
@@ -98,7 +104,8 @@ def gaussian_test_functions(
     periodic: bool = False,
     period: float | None = None,
 ) -> FloatArray:
-    """Gaussian rows ``exp(-(d/w)**2 / 2)``, l2-normalised, shape ``(count, n)`` (spec §3.3).
+    """Gaussian rows ``exp(-(d/w)**2 / 2)``, l2-normalised, shape ``(count, n)``
+    (docs/method/test-functions.md#gaussian-tests).
 
     Non-periodic (time): centres ``linspace(g_0 + 2.5 w, g_last - 2.5 w, count)``.
     Periodic (space): centres ``g_0 + l L / count`` with the distance wrapped to
@@ -115,7 +122,8 @@ def bump_test_functions(
     periodic: bool = False,
     period: float | None = None,
 ) -> FloatArray:
-    """Compactly supported bumps ``(1 - s**2)**6`` on ``|s| < 1``, ``s = d/(3w)`` (spec §3.5).
+    """Compactly supported bumps ``(1 - s**2)**6`` on ``|s| < 1``, ``s = d/(3w)``
+    (docs/method/test-functions.md#compact-bumps).
 
     Centres as for :func:`gaussian_test_functions`, except that the non-periodic padding is
     ``1.02 * 3w``. Rows are l2-normalised. Not used in the reported results.
@@ -128,7 +136,8 @@ def bump_test_functions(
 def fourier_max_mode(nx: int, count: int) -> int:
     """Highest Fourier test mode ``min(max(8, K_x), max(1, nx//2 - 2))``, clipped to ``nx//2 - 1``.
 
-    Spec §3.4 (e.g. ``nx = 128``, ``K_x = 64`` gives 62, i.e. 125 spatial rows).
+    docs/method/test-functions.md#fourier-tests (e.g. ``nx = 128``, ``K_x = 64`` gives 62, i.e. 125
+    spatial rows).
     """
     return min(max(8, count), max(1, nx // 2 - 2), nx // 2 - 1)
 
@@ -136,8 +145,10 @@ def fourier_max_mode(nx: int, count: int) -> int:
 def fourier_test_functions(x: ArrayLike, length: float, max_mode: int) -> FloatArray:
     """Periodic Fourier rows ``1, cos(2 pi m x/L), sin(2 pi m x/L)``, ``m = 1..max_mode``.
 
-    Spec §3.4. Rows are ordered ``[1, cos_1, sin_1, cos_2, sin_2, ...]`` (``2 max_mode + 1``
-    rows), each l2-normalised. Used for the periodic high-order Riesz case only (spec §3.6).
+    docs/method/test-functions.md#fourier-tests. Rows are ordered
+    ``[1, cos_1, sin_1, cos_2, sin_2, ...]`` (``2 max_mode + 1`` rows), each l2-normalised.
+    Used for the periodic high-order Riesz case only
+    (docs/method/test-functions.md#which-family-where).
     """
     x = np.asarray(x, dtype=float)
     if max_mode < 0:
@@ -159,7 +170,7 @@ def spatial_tests(
     count: int,
     family: Literal["gaussian", "fourier", "bump"] = "gaussian",
 ) -> FloatArray:
-    """Spatial family on a periodic grid of period ``length`` (spec §3.3-3.6).
+    """Spatial family on a periodic grid of period ``length`` (docs/method/test-functions.md).
 
     gaussian/bump: ``count`` periodic rows of width :func:`spatial_gaussian_width`;
     fourier: ``2 * fourier_max_mode(nx, count) + 1`` rows.

@@ -4,7 +4,8 @@
 coefficient error ``e_xi^max`` (log scale) against multiplicative noise (%).
 
 * Weak-Pareto: solid line with markers at the conditioned mean of ``e_xi^max`` over the
-  support-recovered seeds, with a shaded min/max band over the same seeds (spec §9).
+  support-recovered seeds, with a shaded min/max band over the same seeds
+  (docs/method/metrics.md#table-specific-conventions).
 * Strong-form (Strong-Pareto under the same selector): a marker and a dotted horizontal line at
   its conditioned mean for every noise level where it recovered the support in at least one
   seed (the paper's caption: 0 % in both panels and the additional 5 % FADE case).
@@ -104,7 +105,8 @@ def _point(df: pd.DataFrame, noise: float) -> Point:
 def robustness_series(
     runs: pd.DataFrame, benchmark: str, method: str, noises: Sequence[float] = NOISES
 ) -> list[Point]:
-    """Per noise level with runs, the conditioned ``e_xi^max`` statistics (spec §9).
+    """Per noise level with runs, the conditioned ``e_xi^max`` statistics
+    (docs/method/metrics.md#aggregation).
 
     Levels without any run of the cell group are omitted; levels where no seed recovered the
     support keep ``mean = lo = hi = NaN``.

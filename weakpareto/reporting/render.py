@@ -4,7 +4,7 @@
 
 * ``<results_dir>`` (Parquet runs and fronts, :mod:`weakpareto.campaign.store`): the run-based
   tables (:func:`build_tables`), fig:robustness, tab:twod, tab:twod-width/-resolution, and
-  fig:pareto and the tau_q rescoring (:mod:`weakpareto.reporting.claims`);
+  fig:pareto and the tau_q rescoring (:mod:`weakpareto.reporting.paper_claims`);
 * ``<results_dir>/../diagnostics``: ``conditioning.csv`` (tab:conditioning), ``forward.csv``
   (tab:forward), ``burgers_margin.csv`` (tab:burgers, fig:burgers),
   ``local_identifiability.csv`` (tab:local-identifiability) and ``temporal_profile.csv``
@@ -30,15 +30,15 @@ from pathlib import Path
 import pandas as pd
 
 from weakpareto.campaign.store import load_fronts, load_runs, recording_cells
-from weakpareto.reporting.claims import (
-    claim_tables,
-    pareto_figure_files,
-    write_claim_diagnostics,
-)
 from weakpareto.reporting.failures import Failures, failures_of, run_count, with_failures
 from weakpareto.reporting.figures import burgers_figure, robustness_figure
 from weakpareto.reporting.markdown import Rendered, paper_vs_ours, same_cells
 from weakpareto.reporting.output import TableOutput, write_table_files
+from weakpareto.reporting.paper_claims import (
+    claim_tables,
+    pareto_figure_files,
+    write_claim_diagnostics,
+)
 from weakpareto.reporting.paper_values import paper_table
 from weakpareto.reporting.tables import (
     burgers_margin,

@@ -1,5 +1,7 @@
-r"""tab_uncertainty (issue 14): coverage and width of the block-bootstrap intervals, raw and
-calibrated, from ``wp run uncertainty=bootstrap`` rows (:mod:`weakpareto.campaign.intervals`).
+r"""tab_uncertainty (ours, beyond the paper; docs/method/extensions.md#bootstrap-intervals):
+coverage and width of the block-bootstrap intervals, raw and
+calibrated, from ``wp run uncertainty=bootstrap`` rows
+(:mod:`weakpareto.campaign.interval_columns`).
 
 **Records** (:func:`coverage_records`): one per (run, quantity) of every successful run whose
 support was recovered (``support_ok``; coverage is undefined for a run that found other terms):

@@ -4,7 +4,7 @@
 [beta_range=[lo,hi]] [powers=[0,1,2]] [period=<L>] [period_y=<L>] [power_mode=auto|raw|positive]
 [seed=<int>] [max_terms=<int>] [u_key=<name>] [t_key=<name>] [x_key=<name>] [y_key=<name>]
 [uncertainty=bootstrap] [n_boot=200] [level=0.9] [domain=auto|periodic|bounded] ...
-out=<result.json>`` (``domain``: :mod:`weakpareto.user.domain`; the choice and its reason are
+out=<result.json>`` (``domain``: :mod:`weakpareto.fit.domain`; the choice and its reason are
 printed as ``info: [domain] ...``).
 
 Inputs (:mod:`weakpareto.user.loading`): ``.npz`` or MATLAB ``.mat`` with arrays ``u``
@@ -19,7 +19,7 @@ dimensions: an extra array ``y`` (ny; ``y_key=``) with ``u`` (nt x nx x ny), or 
 validated before any computation (:mod:`weakpareto.user.validation`); bad input raises
 :class:`UserInputError`, which the ``wp`` dispatcher prints as one line with exit code 2. The
 discovery runs on the non-dimensionalised field (:mod:`weakpareto.user.scaling`) and reports in
-the data's units; its diagnostics (:mod:`weakpareto.user.warnings`) are printed after the
+the data's units; its diagnostics (:mod:`weakpareto.fit.checks`) are printed after the
 equation (lines ``warning: [code] ...`` / ``info: [code] ...``). The result is written
 atomically (temporary file + ``os.replace``) as JSON::
 
@@ -34,7 +34,7 @@ to ``max_terms`` shaded; :mod:`weakpareto.user.front_plot`).
 
 With ``uncertainty=bootstrap`` (``n_boot=``, ``level=``) the output also prints and stores
 ``"uncertainty": {"alpha_interval", "terms": [{"order_interval", "coef_interval", "inclusion",
-"sensitivity", ...}], "alternatives", ...}`` (:mod:`weakpareto.user.uncertainty`).
+"sensitivity", ...}], "alternatives", ...}`` (:mod:`weakpareto.user.uncertainty_report`).
 
 An identity term has ``"order": 0.0``. The file is also a complete
 :meth:`weakpareto.user.estimator.WeakPareto.to_dict` record (``WeakPareto.from_dict`` reloads it).
@@ -49,9 +49,9 @@ from typing import Any
 from weakpareto.errors import UserInputError
 from weakpareto.io import write_json_atomic
 from weakpareto.user.estimator import WeakPareto
+from weakpareto.user.file_arguments import check_data_path, check_out_path
 from weakpareto.user.front_plot import check_plot_path, draw_user_front
 from weakpareto.user.loading import KEY_OPTIONS, LoadedData, load_field
-from weakpareto.user.paths import check_data_path, check_out_path
 from weakpareto.user.validation import CheckedField, CheckedField2D
 
 #: Keys taken verbatim as strings (paths and names are never parsed as numbers).
@@ -194,7 +194,8 @@ def discover_command(args: list[str]) -> None:
     opts = parse_args(args)
     params = {k: v for k, v in opts.items() if k not in (*DATA_KEYS, *KEY_OPTIONS)}
     model = WeakPareto().set_params(**params)
-    cfg = model.discovery_config()  # validates every parameter
+    spec = model.fit_spec()  # validates every parameter
+    cfg = spec.discovery
     out = check_out_path(opts.get("out"), ".json")
     plot = check_plot_path(opts.get("plot"))
     data = check_data_path(opts.get("data"))
@@ -214,9 +215,9 @@ def discover_command(args: list[str]) -> None:
         period_y=opts.get("period_y"),
     )
     print(_describe(data, field, loaded.notes))
-    model._fit_checked(field, cfg)
+    model._fit_checked(field, spec)
     g = model.grid_
-    counts = " x ".join(str(k) for k in g["test_counts"])
+    counts = " x ".join(str(k) for k in g["test_counts"]) or "no weak"
     if isinstance(field, CheckedField2D):
         terms = "linear terms along x and y"
     else:

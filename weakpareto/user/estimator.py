@@ -28,29 +28,34 @@ t/x/y Gaussian tests, the same branch-aware search, elbow, pruning, polish and r
 
 from __future__ import annotations
 
-import dataclasses
 import inspect
 import json
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
 from weakpareto._version import __version__
 from weakpareto.errors import UserInputError
-from weakpareto.library.weak import PowerMode, WeakLibrary
-from weakpareto.library.weak_2d import WeakLibrary2D, weak_library_2d
-from weakpareto.method.discovery_2d import discover_2d
+from weakpareto.fit.checks import (
+    FitContext,
+    FitWarning,
+    diagnose,
+    estimate_noise,
+    noise_note,
+    units_warning,
+)
+from weakpareto.fit.kinds import check_supported
+from weakpareto.fit.run import FitOutcome, fit, resolve_power_mode
+from weakpareto.fit.sources import FitField
+from weakpareto.fit.spec import FitSpec, groups_of_params, spec_from_groups
 from weakpareto.method.settings import (
     DEFAULT_C_MAX,
     DEFAULT_USER_METHOD,
     DiscoveryConfig,
-    user_method_features,
-    user_method_settings,
+    method_settings,
 )
-from weakpareto.numerics.operators import SpectralKind
 from weakpareto.records import DiscoveryResult
 from weakpareto.user.checked_data import check_data
-from weakpareto.user.domain import choose_domain, discover_1d, method_notes
 from weakpareto.user.scaling import Scales
 from weakpareto.user.serialise import (
     as_float,
@@ -59,24 +64,19 @@ from weakpareto.user.serialise import (
     result_from_dict,
     result_to_dict,
 )
-from weakpareto.user.uncertainty import Uncertainty, check_uncertainty, uncertainty_of
+from weakpareto.user.uncertainty_report import Uncertainty, check_uncertainty, uncertainty_of
 from weakpareto.user.validation import (
     CheckedField,
     CheckedField2D,
     check_params,
 )
-from weakpareto.user.warnings import FitContext, FitWarning, diagnose, units_warning
 
 # The method's defaults are conf/'s (weakpareto.method.settings): one set for Python and CLI.
-_SEARCH, _SELECTION, _REFINE = user_method_settings(DEFAULT_USER_METHOD)
+_SEARCH, _SELECTION, _REFINE = method_settings(DEFAULT_USER_METHOD)
 
 #: Significant digits of printed coefficients (``Equation.text(sig_digits=...)``): a
 #: coefficient is never shown as 0.0000, whatever the units of the data.
 SIG_DIGITS = 4
-
-#: Tolerance (relative to max |u|) under which a slightly negative minimum still counts as a
-#: nonnegative field for ``power_mode="auto"`` (spectral round-off, e.g. -1e-15 on FADE).
-NONNEG_RTOL = 1e-8
 
 
 class NotFittedError(ValueError, AttributeError):
@@ -127,9 +127,11 @@ class WeakPareto:
     ridge : float, default 1e-3
         Ridge ``lambda`` on column-normalised designs (paper Eqs. 20, 22).
     method : {"weak_pareto_robust", "weak_pareto_exact", "weak_pareto"}, default
-        "weak_pareto_robust". ``weak_pareto_exact`` (ours, issue 13) is ``weak_pareto_robust``
-        with the Caputo derivative moved exactly onto compactly supported temporal tests and
-        noise-aware (errors-in-variables) scoring (``conf/method/weak_pareto_exact.yaml``).
+        "weak_pareto_robust"; every ``conf/method`` option is accepted (each with its own
+        selector), methods tied to the FADE grid (``yu_*``) are refused. ``weak_pareto_exact``
+        (ours, docs/method/extensions.md#user-methods) is ``weak_pareto_robust`` with the
+        Caputo derivative moved exactly onto compactly supported temporal tests and noise-aware
+        (errors-in-variables) scoring (``conf/method/weak_pareto_exact.yaml``).
         ``weak_pareto`` is the paper's method (Algorithm 1: signed-chord elbow on search-stage
         models, refit with the search's ridge). ``weak_pareto_robust`` (ours) keeps its search
         but selects with the per-term gain rule on pruned, polished, exactly refitted models
@@ -150,14 +152,14 @@ class WeakPareto:
         data are a window of a larger system (1-D only): compact tests inside the window,
         integer orders by exact integration by parts, fractional orders as Riemann–Liouville
         derivatives with the window's edges as terminals (directional: left edge; riesz:
-        symmetric). ``auto``: periodic when the edges pass :func:`weakpareto.user.domain.
+        symmetric). ``auto``: periodic when the edges pass :func:`weakpareto.fit.domain.
         periodicity` (or ``period=`` is given), bounded otherwise; :meth:`print` says which
         and why, ``grid_["domain"]``/``["domain_reason"]`` store it, and periodic operators on
-        non-periodic data warn (``non_periodic``; :mod:`weakpareto.user.domain`).
+        non-periodic data warn (``non_periodic``; :mod:`weakpareto.fit.domain`).
     uncertainty : {None, "bootstrap"}, default None; n_boot : int, 200; level : float, 0.9
         ``bootstrap`` (ours): intervals at ``level`` from ``n_boot`` block resamples of the weak
         equations (alpha, orders and coefficients refit on the support), inclusion frequencies,
-        S_beta and ``identifiability`` warnings (:mod:`weakpareto.user.uncertainty`).
+        S_beta and ``identifiability`` warnings (:mod:`weakpareto.user.uncertainty_report`).
 
     Fitted attributes
     -----------------
@@ -170,7 +172,7 @@ class WeakPareto:
         on_front, equation (selection-stage text)
     selected_size_ : int, fit_error_ : float (relative all-row residual E_fit, paper Sec. 5.1)
     warnings_ : list of FitWarning (code, level "warning" | "info", message naming the fix),
-        the diagnostics of :mod:`weakpareto.user.warnings`; printed by :meth:`print`
+        the diagnostics of :mod:`weakpareto.fit.checks`; printed by :meth:`print`
     noise_level_ : float, apparent noise of u relative to std(u)
     uncertainty_ : Uncertainty | None; with a bootstrap also intervals_ : dict of (lo, hi) in
         the data's units ``{"alpha", "orders": [...], "coef": [...]}``, inclusion_ : array
@@ -259,47 +261,29 @@ class WeakPareto:
         return f"{type(self).__name__}({', '.join(changed)})"
 
     # -- settings ---------------------------------------------------------------------------
+    def fit_spec(self) -> FitSpec:
+        """The :class:`~weakpareto.fit.spec.FitSpec` of the current (validated) parameters:
+        the method's ``conf/`` settings, each parameter written into its config key
+        (:data:`weakpareto.fit.spec.PARAMETERS`), the same translation as ``wp run``."""
+        p = check_params(self.get_params())
+        unc = check_uncertainty(self.get_params())
+        from weakpareto.fit.spec import Bootstrap
+
+        boot = None if unc["uncertainty"] is None else Bootstrap(unc["n_boot"], unc["level"])
+        spec = spec_from_groups(
+            groups_of_params(p), p["seed"], domain=p["domain"], uncertainty=boot
+        )
+        check_supported(spec, two_dims=False, domain="periodic", rescaled=True)  # before any data
+        return spec
+
     def discovery_config(self) -> DiscoveryConfig:
         """The :class:`DiscoveryConfig` of the current (validated) parameters."""
-        p = check_params(self.get_params())
-        check_uncertainty(self.get_params())
-        search, selection, refine = user_method_settings(p["method"])
-        features = user_method_features(p["method"])
-        floor = features.min_positive_order  # only where the range spans the identity and it
-        if floor is not None and not p["beta_range"][0] == 0.0 < floor < p["beta_range"][1]:
-            floor = None
-        return DiscoveryConfig(
-            min_positive_order=floor,
-            noise_model=features.noise_model,
-            alpha_range=p["alpha_range"],
-            beta_range=p["beta_range"],
-            powers=p["powers"],
-            c_max=p["max_terms"],
-            operator=p["operator"],
-            seed=p["seed"],
-            search=dataclasses.replace(
-                search,
-                popsize=p["popsize"],
-                maxiter=p["maxiter"],
-                updating=p["updating"],
-                vectorized=p["updating"] == "deferred",
-                ridge=p["ridge"],
-            ),
-            selection=dataclasses.replace(
-                selection,
-                rule=selection.rule if p["selection"] is None else p["selection"],
-                margin=p["margin"],
-            ),
-            refine=dataclasses.replace(refine, polish=p["polish"]),
-        )
+        return self.fit_spec().discovery
 
     @staticmethod
     def resolve_power_mode(power_mode: str, u: np.ndarray) -> str:
         """``auto`` -> ``positive`` for a nonnegative field, ``raw`` otherwise."""
-        if power_mode != "auto":
-            return power_mode
-        scale = float(np.max(np.abs(u)))
-        return "positive" if float(np.min(u)) >= -NONNEG_RTOL * scale else "raw"
+        return resolve_power_mode(power_mode, u)
 
     # -- fitting ---------------------------------------------------------------------------
     def validate(
@@ -334,97 +318,69 @@ class WeakPareto:
         (:attr:`directions_`). ``period`` is the x period, default ``nx * dx``
         (endpoint-excluded grid); ``period_y`` the y period, default ``ny * dy``.
         """
-        cfg = self.discovery_config()  # validates the parameters
+        spec = self.fit_spec()  # validates the parameters
         field = check_data(check_params(self.get_params()), u, t, x, y, period, period_y)
         self._period_given = period is not None or period_y is not None
-        return self._fit_checked(field, cfg)
+        return self._fit_checked(field, spec)
 
-    def _fit_checked(
-        self, field: CheckedField | CheckedField2D, cfg: DiscoveryConfig
-    ) -> WeakPareto:
-        """Discover on the non-dimensionalised field, report in the data's units.
+    def _fit_checked(self, field: CheckedField | CheckedField2D, spec: FitSpec) -> WeakPareto:
+        """Fit the non-dimensionalised field, report in the data's units.
 
         :mod:`weakpareto.user.scaling`: u by max |u|, t and x (y) by their steps, origin
         shifted; orders are unit-free and every coefficient is mapped back by its exact power
         law, so the result does not depend on the units of the data.
         """
-        params = check_params(self.get_params())
-        two_d = isinstance(field, CheckedField2D)
-        choice = choose_domain(
-            params["domain"], field.u, getattr(self, "_period_given", False), two_d
-        )
         scales = Scales.of(field)
         unitless = scales.dimensionless(field)
-        source: WeakLibrary | WeakLibrary2D
-        if isinstance(field, CheckedField2D):
-            assert isinstance(unitless, CheckedField2D)
-            source = weak_library_2d(
-                unitless.u,
-                unitless.t,
-                unitless.x,
-                unitless.y,
-                operator=cast(SpectralKind, cfg.operator),  # directional | riesz (check_params)
-                period=unitless.period,
-                period_y=unitless.period_y,
-                test_counts=params["test_counts"],
-            )
-            raw = discover_2d(source, cfg)
-            nt, nx, ny = field.shape
-            grid: dict[str, Any] = {
-                "nt": nt,
-                "nx": nx,
-                "ny": ny,
-                "dt": field.dt,
-                "dx": field.dx,
-                "dy": field.dy,
-                "period": field.period,
-                "period_y": field.period_y,
-                "test_counts": [int(k) for k in source.shape],
-                "dropped_endpoint": field.dropped_endpoint,
-                "dropped_endpoint_y": field.dropped_endpoint_y,
-            }
-        else:
-            mode = cast(PowerMode, self.resolve_power_mode(self.power_mode, field.u))
-            source, raw = discover_1d(
-                unitless,
-                cfg,
-                choice,
-                mode,
-                self.test_functions,
-                params["test_counts"],
-                user_method_features(params["method"]),
-            )
-            grid = {
-                "nt": field.shape[0],
-                "nx": field.shape[1],
-                "dt": field.dt,
-                "dx": field.dx,
-                "period": field.period,
-                "power_mode": mode,
-                "test_counts": [int(k) for k in source.shape],
-                "dropped_endpoint": field.dropped_endpoint,
-            }
-        grid.update(choice.to_dict())
+        two_d = isinstance(unitless, CheckedField2D)
+        data = FitField(
+            unitless.u,
+            unitless.t,
+            unitless.x,
+            unitless.y if isinstance(unitless, CheckedField2D) else None,
+            unitless.period,
+            unitless.period_y if isinstance(unitless, CheckedField2D) else None,
+            period_given=getattr(self, "_period_given", False),
+        )
+        outcome = fit(data, spec, rescaled=True)
+        raw = outcome.result
+        grid = _grid(field, outcome)
         res, clipped = scales.result(raw)  # UserInputError if a final coef leaves float64
         grid["scales"] = scales.to_dict()
-        ctx = FitContext(
-            source=source,
-            result=raw,
-            alpha_range=cfg.alpha_range,
-            beta_range=cfg.beta_range,
-            powers=tuple(cfg.powers),
-            max_terms=cfg.c_max,
-            ridge=cfg.search.ridge,
-            operator=cfg.operator,
-            two_d=isinstance(field, CheckedField2D),
-            u=unitless.u,
-            seed=cfg.seed,
-        )
-        found, level, floor = diagnose(ctx)
+        found: list[FitWarning] = []
+        level, floor = estimate_noise(unitless.u), None
+        if outcome.source is not None:
+            cfg = outcome.spec.discovery
+            ctx = FitContext(
+                source=outcome.source,
+                result=raw,
+                alpha_range=cfg.alpha_range,
+                beta_range=cfg.beta_range,
+                powers=tuple(cfg.powers),
+                max_terms=cfg.c_max,
+                ridge=cfg.search.ridge,
+                operator=cfg.operator,
+                two_d=two_d,
+                u=unitless.u,
+                seed=cfg.seed,
+            )
+            checks, level, floor = diagnose(ctx)
+            found += checks
+        else:
+            found.append(
+                FitWarning(
+                    "no_diagnostics",
+                    f"method={spec.method} builds its own features: the fit checks (bounds, "
+                    "misfit, noise floor) were not run; compare with method=weak_pareto_robust",
+                    "info",
+                ),
+            )
+            found.append(noise_note(level))
         if clipped:
             found.insert(0, units_warning(scales.u, scales.t, scales.x))
-        found = choice.notes() + found + method_notes(str(self.method), two_d, choice.domain)
-        unc = uncertainty_of(self.get_params(), source, raw, cfg, scales, two_d)
+        domain_notes = outcome.domain.notes()
+        found = domain_notes + found + [n for n in outcome.notes if n not in domain_notes]
+        unc = uncertainty_of(self.get_params(), outcome, scales)
         found += [] if unc is None else unc.warnings()
         grid["noise_level"] = level
         grid["noise_floor"] = floor
@@ -574,6 +530,40 @@ class WeakPareto:
     def from_json(cls, text: str) -> WeakPareto:
         """Inverse of :meth:`to_json`."""
         return cls.from_dict(json.loads(text))
+
+
+def _grid(field: CheckedField | CheckedField2D, outcome: FitOutcome) -> dict[str, Any]:
+    """The grid record of a fit in the data's units (``grid_``)."""
+    shape = getattr(outcome.source, "shape", None)  # test counts of the weak sources
+    counts = [] if shape is None else [int(k) for k in shape]
+    if isinstance(field, CheckedField2D):
+        nt, nx, ny = field.shape
+        grid: dict[str, Any] = {
+            "nt": nt,
+            "nx": nx,
+            "ny": ny,
+            "dt": field.dt,
+            "dx": field.dx,
+            "dy": field.dy,
+            "period": field.period,
+            "period_y": field.period_y,
+            "test_counts": counts,
+            "dropped_endpoint": field.dropped_endpoint,
+            "dropped_endpoint_y": field.dropped_endpoint_y,
+        }
+    else:
+        grid = {
+            "nt": field.shape[0],
+            "nx": field.shape[1],
+            "dt": field.dt,
+            "dx": field.dx,
+            "period": field.period,
+            "power_mode": outcome.power_mode,
+            "test_counts": counts,
+            "dropped_endpoint": field.dropped_endpoint,
+        }
+    grid.update(outcome.domain.to_dict())
+    return grid
 
 
 def _version() -> str:

@@ -12,7 +12,7 @@ from typing import Any
 
 from weakpareto.errors import UserInputError
 from weakpareto.reporting.pareto_figure import PLOT_SUFFIXES, draw_front, front_from_points
-from weakpareto.user.paths import check_out_path
+from weakpareto.user.file_arguments import check_out_path
 
 
 def check_plot_path(plot: Any) -> Path | None:

@@ -6,8 +6,9 @@
 The record holds a time column/array ``t`` (time since the constant load was applied, any unit,
 ``>= 0``) and a ``strain`` column/array (other names via ``t_key=`` / ``strain_key=``); times
 need not be sorted or distinct (repeated timestamps are averaged). ``load`` is the constant
-stress (the unit of ``E``; MPa in the paper). The fit is :func:`weakpareto.method.kelvin.fit_kelvin`
-(paper Eq. kelvin-integral; ``recipe=paper`` is the spec §13 recipe behind tab:frozen-soil).
+stress (the unit of ``E``; MPa in the paper). The fit is :func:`weakpareto.kelvin.model.fit_kelvin`
+(paper Eq. kelvin-integral; ``recipe=paper`` is the recipe behind tab:frozen-soil,
+docs/method/kelvin.md#paper-recipe).
 
 Every argument, the output path and the record are checked before anything is computed; a
 problem raises :class:`UserInputError` (one line naming the problem and the fix, exit code 2 in
@@ -28,10 +29,10 @@ import numpy as np
 
 from weakpareto.errors import UserInputError
 from weakpareto.io import write_json_atomic
-from weakpareto.method.kelvin import ALPHA_RANGE, RECIPES, KelvinFit, fit_kelvin
+from weakpareto.kelvin.model import ALPHA_RANGE, RECIPES, KelvinFit, fit_kelvin
 from weakpareto.user.discover_command import parse_key_values
+from weakpareto.user.file_arguments import check_data_path, check_out_path
 from weakpareto.user.loading import _read_mat, _read_npz
-from weakpareto.user.paths import check_data_path, check_out_path
 from weakpareto.user.validation import one_line
 
 KEYS = ("data", "load", "out", "alpha_range", "recipe", "t_key", "strain_key")
@@ -55,7 +56,8 @@ USAGE = (
     "  out=<result.json>       result file, must end in .json (required)\n"
     "  alpha_range=[0.1,0.9]   bounded search interval of alpha inside (0, 1)\n"
     "  recipe=ours             ours: residual at the observed times, product-trapezoid integral |\n"
-    "                          paper: uniform 400-point grid, left-endpoint rule (spec 13)\n"
+    "                          paper: uniform 400-point grid, left-endpoint rule\n"
+    "                          (docs/method/kelvin.md#paper-recipe)\n"
     "  t_key=t                 name of the time column/array\n"
     "  strain_key=strain       name of the strain column/array\n"
     "example: wp kelvin data=creep.csv load=1.11 out=r.json"

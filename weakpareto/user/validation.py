@@ -17,7 +17,8 @@ per axis (``period`` for x, ``period_y`` for y, at least 16 points on each spati
 is located as ``(i, j, k)``, and :func:`check_spatial_dims` admits linear terms only
 (``powers=[0]``), Gaussian tests and ``test_counts=[K_t, K_x, K_y]``.
 
-Minimum grid sizes follow from the test-function rules the weak library uses (spec §3.2):
+Minimum grid sizes follow from the test-function rules the weak library uses
+(docs/method/test-functions.md#widths, #test-counts):
 
 * time: Gaussian width ``w_t = max(3 dt, 0.07 (T + dt))`` with centres in
   ``[t_0 + 2.5 w_t, t_end - 2.5 w_t]``; requiring the centres to spread over at least one width,
@@ -43,7 +44,7 @@ from weakpareto.errors import UserInputError
 from weakpareto.method.settings import (
     DEFAULT_EPS_ALPHA,
     DEFAULT_N_ALPHA_NODES,
-    USER_METHODS,
+    method_names,
 )
 from weakpareto.numerics.orders import temporal_branches
 
@@ -219,7 +220,7 @@ def check_params(params: Mapping[str, Any]) -> dict[str, Any]:
         "maxiter": check_int("maxiter", p["maxiter"], 1),
         "updating": check_choice("updating", p["updating"], UPDATING),
         "ridge": check_nonneg_float("ridge", p["ridge"]),
-        "method": check_choice("method", p["method"], tuple(USER_METHODS)),
+        "method": check_choice("method", p["method"], method_names()),
         "selection": None
         if p["selection"] is None
         else check_choice("selection", p["selection"], SELECTION_RULES),

@@ -50,7 +50,8 @@ def test_without_condition_callback_the_column_is_empty(ksens_runs):
 
 
 def test_ksens_condition_number_matches_paper():
-    # spec §10 item 3 on the shipped FADE data: sigma_max/sigma_min of the 2 exact columns
+    # docs/method/experiments.md#k-sensitivity on the shipped FADE data: sigma_max/sigma_min of
+    # the 2 exact columns
     kappa = ksens_condition(15, 21)
     assert 1.0 < kappa < 2.0
     assert f"${kappa:.2f}$" == paper_table("tab:ksens").value("K15x21", "condition")

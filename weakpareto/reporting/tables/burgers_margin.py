@@ -36,7 +36,8 @@ BURGERS_COLUMNS = (
 )
 CLOSEST_COMPETITOR = "{u u_x, u_xx}"
 PROTOCOL_NOTE = (
-    "Protocol (spec §10 item 2): Burgers field seed 0, multiplicative noise (seed 0), paper "
+    "Protocol (docs/method/diagnostics.md#burgers-structure-margin): Burgers field seed 0, "
+    "multiplicative noise (seed 0), paper "
     "test budget; pool {u_x, u u_x, u^2 u_x, D^1.7 u, u_xx, u D^1.7 u, D^0.5 u}, all 21 "
     "two-term structures at their exact orders, alpha = 1 (integer mode), ridge 1e-3 on "
     "column-normalised features fitted on all rows, full-row relative residual; margin = "

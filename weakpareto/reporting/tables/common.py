@@ -1,9 +1,9 @@
 """What the run-based paper tables share: benchmark names, run-group cells and run selection.
 
-Cells aggregate the runs of one table cell group (one benchmark/noise/method/variant, latest run
-per seed: :func:`weakpareto.campaign.store.select_cell`) following spec §9
-(:func:`weakpareto.evaluation.metrics.summarise`): counts over all runs, errors as mean ± sample
-SD over the support-recovered runs, ``E_fit`` over all runs.
+Cells aggregate the runs of one table cell group (one benchmark/noise/method/variant, latest run per
+seed: :func:`weakpareto.campaign.store.select_cell`) following docs/method/metrics.md#aggregation
+(:func:`weakpareto.evaluation.metrics.summarise`): counts over all runs, errors as mean ± sample SD
+over the support-recovered runs, ``E_fit`` over all runs.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 reruns at 10 % noise (another margin's fronts when those are missing, with a note); the margin
 columns count seeds with ``Delta_12 > m2``. An extra column lists the support/power recovery of the
 full-selector reruns at m2 = 0.10, 0.15, 0.20 (the paper quotes these in the text, RD space only;
-spec §11 elbow-margin audit).
+docs/method/experiments.md#elbow-margin-audit).
 """
 
 from __future__ import annotations

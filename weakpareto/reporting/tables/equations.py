@@ -1,9 +1,9 @@
 """Paper tab:equations: representative discovered equations versus ground truth (App. equations).
 
 Per (benchmark, noise) case the representative seed is the median run after sorting the seeds by
-``(e_beta_max, e_xi_max)`` (spec §10.6); its equation is typeset in the paper's notation (terms in
-canonical order, ``D_t^{alpha}`` with 4 decimals, orders and coefficients with 2, a dagger for an
-unrecovered operator structure).
+``(e_beta_max, e_xi_max)`` (docs/method/diagnostics.md#representative-equations); its equation is
+typeset in the paper's notation (terms in canonical order, ``D_t^{alpha}`` with 4 decimals, orders
+and coefficients with 2, a dagger for an unrecovered operator structure).
 """
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ MISSING_ERROR = 1e9
 
 
 def representative_seed(df: pd.DataFrame) -> pd.Series | None:
-    """Median run after sorting the seeds by (e_beta_max, e_xi_max), NaN -> 1e9 (spec §10.6)."""
+    """Median run after sorting the seeds by (e_beta_max, e_xi_max), NaN -> 1e9
+    (docs/method/diagnostics.md#representative-equations)."""
     if df.empty:
         return None
     key = df.assign(

@@ -1,10 +1,11 @@
 """Paper tab:forward (forward-model validation) from ``results/diagnostics/forward.csv``.
 
-The CSV is written by ``scripts/forward_validation.py`` (:func:`weakpareto.diagnostics.forward.
-forward_validation`; spec §10 item 5). :func:`write_forward` renders ``tab_forward.tex`` in the
-paper's layout (Benchmark, Noise, ``e_field``, solver discrepancy ``e_field^true``; rows with
-``included`` false, i.e. the ADE control, are left out as in the paper) and
-``tab_forward_paper_vs_ours.md``; it writes nothing when the CSV is missing. Values are printed
+The CSV is written by ``scripts/forward_validation.py``
+(:func:`weakpareto.diagnostics.forward.forward_validation`;
+docs/method/diagnostics.md#forward-model-validation). :func:`write_forward` renders
+``tab_forward.tex`` in the paper's layout (Benchmark, Noise, ``e_field``, solver discrepancy
+``e_field^true``; rows with ``included`` false, i.e. the ADE control, are left out as in the paper)
+and ``tab_forward_paper_vs_ours.md``; it writes nothing when the CSV is missing. Values are printed
 with three significant digits, as in the paper.
 """
 
@@ -162,7 +163,8 @@ def _model_lines(found: dict[tuple[str, float], pd.Series | None]) -> list[str]:
 
 
 PROTOCOL_NOTES = (
-    "- Protocol (spec §10.5): representative seed = index 2 after a stable sort of the five "
+    "- Protocol (docs/method/diagnostics.md#forward-model-validation): representative seed = "
+    "index 2 after a stable sort of the five "
     "seeds by e_beta^max (NaN -> 1e9); simulated from the clean U[0] of that seed on the "
     "data grid; e_field = ||u_pred - u_ref|| / (||u_ref|| + 1e-12) against the clean field. "
     "Integrators: exact exponential (alpha = 1, linear), RK4 with the 2/3-dealiased "
@@ -189,7 +191,7 @@ def _notes(
             "- FADE: both discovered-model errors are "
             + ("no larger than" if below else "NOT all below")
             + " the true-parameter L1 discrepancy (paper: rows inconclusive because the file was "
-            "not produced by this L1 scheme, spec §1.1)."
+            "not produced by this L1 scheme, docs/method/benchmarks.md#fade)."
         )
     excluded = df.loc[~_included(df)] if not df.empty else df
     for r in excluded.itertuples():

@@ -4,10 +4,10 @@ The clay and silt records (Yu et al.) are third-party and not redistributed, so 
 rendered from records the user supplies (``make reproduce-frozen-soil CLAY=... SILT=...``,
 ``scripts/frozen_soil.py``). Per soil three rows: the published constitutive fit ("reference",
 transcribed from the paper), the paper's recipe ("weak integral": uniform 400-point PCHIP grid,
-left-endpoint product rule, spec §13) and ours ("weak integral, obs. rows": rows at the observed
-times, product-trapezoid rule) — both computed by :func:`weakpareto.method.kelvin.fit_kelvin`.
-The paper-vs-ours file compares the paper's "weak integral" rows with ours computed by the same
-recipe, and lists our default recipe beside them.
+left-endpoint product rule, docs/method/kelvin.md#paper-recipe) and ours ("weak integral, obs.
+rows": rows at the observed times, product-trapezoid rule) — both computed by
+:func:`weakpareto.kelvin.model.fit_kelvin`. The paper-vs-ours file compares the paper's "weak
+integral" rows with ours computed by the same recipe, and lists our default recipe beside them.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import math
 from collections.abc import Mapping
 
 from weakpareto.evaluation.metrics import EMPTY
-from weakpareto.method.kelvin import KelvinFit
+from weakpareto.kelvin.model import KelvinFit
 from weakpareto.reporting.latex import latex_table, multirow, table_row
 from weakpareto.reporting.markdown import comparison_lines, note_lines, title_lines
 from weakpareto.reporting.output import TableOutput
@@ -97,7 +97,8 @@ def frozen_soil_table(fits: Mapping[str, Mapping[str, KelvinFit]]) -> TableOutpu
     lines = title_lines(LABEL)
     lines += [
         "Reference rows are transcribed from the paper (not compared). Paper column: the paper's "
-        "weak-integral fit; the 'weak integral' rows are ours by the paper's recipe (spec §13), "
+        "weak-integral fit; the 'weak integral' rows are ours by the paper's recipe "
+        "(docs/method/kelvin.md#paper-recipe), "
         "the 'obs. rows' rows ours by the default recipe of `wp kelvin` (not in the paper).",
         "",
     ]

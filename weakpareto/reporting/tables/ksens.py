@@ -1,9 +1,10 @@
 """Paper tab:ksens: sensitivity to the number of weak rows K on FADE at 10 % noise (App. ksens).
 
 One run variant per test grid (``conf/experiment/ksens.yaml``: ``K15x21`` ... ``K62x85``). Unlike
-tab:main every error is over all seeds (spec §9): ``e_alpha``/``e_beta^max`` as mean ± SD,
-``e_xi^max`` and ``E_fit`` as scientific means; ``cond_2`` is the condition number of the
-column-normalised exact true-structure library on the seed-0 field (spec §10 item 3).
+tab:main every error is over all seeds (docs/method/metrics.md#table-specific-conventions):
+``e_alpha``/``e_beta^max`` as mean ± SD, ``e_xi^max`` and ``E_fit`` as scientific means; ``cond_2``
+is the condition number of the column-normalised exact true-structure library on the seed-0 field
+(docs/method/experiments.md#k-sensitivity).
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from weakpareto.reporting.paper_values import paper_table
 from weakpareto.reporting.tables.common import count_cell, missing_note
 
 KSENS_NOISE = 0.10
-#: (K_t, K_x) of the K sweep: round(s * (44, 60)) for s = 0.35 ... 1.41 (spec §10 item 3).
+#: (K_t, K_x) of the K sweep: round(s * (44, 60)) for s = 0.35 ... 1.41
+#: (docs/method/experiments.md#k-sensitivity).
 KSENS_COUNTS: tuple[tuple[int, int], ...] = ((15, 21), (22, 30), (31, 43), (44, 60), (62, 85))
 KSENS_COLUMNS: tuple[tuple[str, str], ...] = (
     ("K", "K"),
@@ -60,8 +62,9 @@ def _ksens_field() -> tuple[FloatArray, FloatArray, FloatArray]:
 def ksens_condition(kt: int, kx: int) -> float:
     """``cond_2`` (sigma_max/sigma_min) of the column-normalised exact true-structure library.
 
-    Spec §10 item 3: FADE's columns at beta = 1 and 1.7 (power 0; the alpha = 0.8 target is not a
-    column) on the seed-0 10 %-noise field with ``(kt, kx)`` Gaussian tests.
+    docs/method/experiments.md#k-sensitivity: FADE's columns at beta = 1 and 1.7 (power 0; the
+    alpha = 0.8 target is not a column) on the seed-0 10 %-noise field with ``(kt, kx)`` Gaussian
+    tests.
     """
     u, t, x = _ksens_field()
     lib = weak_library(u, t, x, operator="directional", power_mode="positive", test_counts=(kt, kx))

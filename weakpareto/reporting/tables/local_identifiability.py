@@ -46,7 +46,8 @@ LOCAL_COLUMNS = (
 #: Means below this are printed as ``(m \pm s) x 10^e`` (the paper's Burgers 0 % cell).
 SCI_BELOW = 1e-4
 PROTOCOL_NOTE = (
-    "Protocol (paper App. 'Local spatial-order diagnostic', spec §11): S_beta on the "
+    "Protocol (paper App. 'Local spatial-order diagnostic'; "
+    "docs/method/diagnostics.md#local-spatial-order-sensitivity): S_beta on the "
     "clean field, true support/branch/orders, exact weak features, centred difference step "
     "1e-4, projector onto the true-support design by least squares; the table shows the "
     "seed-0 field (the RD initial conditions depend on the seed). Profile: principal "

@@ -2,7 +2,8 @@
 
 Both aggregate Weak-Pareto runs (default variant, multiplicative noise) per benchmark and noise
 level: recovery counts over all seeds, errors as mean ± sample SD over the support-recovered seeds,
-``E_fit`` over all seeds, at the paper's decimals (spec §9; Sec. "Main results").
+``E_fit`` over all seeds, at the paper's decimals (docs/method/metrics.md#aggregation;
+Sec. "Main results").
 """
 
 from __future__ import annotations

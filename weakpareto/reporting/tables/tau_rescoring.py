@@ -1,6 +1,6 @@
 """The operator-order tolerance rescoring of the 60 matched noisy runs (paper Sec. subsec:setup,
 "Evaluation protocol": 45, 47 and 47 Weak-Pareto recoveries at tau_q = 0.125, 0.15, 0.175; the
-strong form 0/60 at all three; spec §11 "Operator tolerance rescoring").
+strong form 0/60 at all three; docs/method/experiments.md#operator-tolerance-rescoring).
 
 The 60 runs per method are the noisy cells where Weak-Pareto and Strong-Pareto see the same
 noisy field: FADE and fractional Burgers at 1, 5, 10 and 20 % multiplicative noise
@@ -142,7 +142,7 @@ def table_tau_rescoring(runs: pd.DataFrame) -> TableOutput | None:
     lines += comparison_lines(rows, columns, paper_cells)
     ours = {rid: cells for rid, _, cells in rows}
     ref = [
-        f"{name} at tau_q = {k}: reference archive {v}/60 (spec §11, not in the paper), ours "
+        f"{name} at tau_q = {k}: reference archive {v}/60 (not in the paper), ours "
         f"{ours.get(method, {}).get(k, '--')}"
         for method, name in METHODS
         for k, v in archive.get(method, {}).items()

@@ -1,7 +1,7 @@
-"""The five-arm oracle temporal-order profile (paper App. app:discrete, last paragraph; spec §10
-item 11) from ``temporal_profile.csv`` (``scripts/temporal_profile.py``,
-:mod:`weakpareto.diagnostics.temporal_profile`): per benchmark and arm, the trial order with the
-lowest held-out objective, beside the minima quoted in the paper.
+"""The five-arm oracle temporal-order profile (paper App. app:discrete, last paragraph;
+docs/method/diagnostics.md#temporal-order-profile) from ``temporal_profile.csv``
+(``scripts/temporal_profile.py``, :mod:`weakpareto.diagnostics.temporal_profile`): per benchmark and
+arm, the trial order with the lowest held-out objective, beside the minima quoted in the paper.
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ ARM_COLUMNS = (
     ("target_only", "Target only"),
     ("library_only", "Library only"),
 )
-#: Largest |ours - paper| of a minimum counted as reproduced (the issue's tolerance).
+#: Largest |ours - paper| of a minimum counted as reproduced (the comparison's acceptance
+#: tolerance: a few steps of the 81-point sub-unit trial grid).
 TOLERANCE = 0.01
 
 
@@ -88,14 +89,15 @@ def temporal_profile_table(df: pd.DataFrame) -> TableOutput | None:
     lines += comparison_lines(rows, list(ARM_COLUMNS), paper_cells)
     lines += [
         "",
-        f"Within {TOLERANCE} of the paper (the issue's tolerance; int must match int):",
+        f"Within {TOLERANCE} of the paper (int must match int):",
         "",
         "| Benchmark | Arm | Paper | Ours | Within tolerance |",
         "|---|---|---|---|---|",
         *within,
     ]
     notes.append(
-        "Protocol (spec §10 item 11): true support {u, R_beta2 u} (powers 0), branch-aware "
+        "Protocol (docs/method/diagnostics.md#temporal-order-profile): true support "
+        "{u, R_beta2 u} (powers 0), branch-aware "
         "trial orders (81 sub-unit in [alpha_min, 0.999], the integer mode, super-unit "
         "[1.001, alpha_max], the true order), beta2 by bounded Brent on [first positive beta "
         "node, beta_max] (xatol 1e-5, maxiter 120), interpolated bank features (47 alpha, 59 "

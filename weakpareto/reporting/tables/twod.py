@@ -1,12 +1,13 @@
 """Paper tab:twod: two-dimensional directional discovery (Sec. subsec:twod).
 
-:func:`table_twod` aggregates the 2-D directional runs (``wp run -m +experiment=twod``:
-benchmarks ``twod_a``/``twod_b``, multiplicative noise 0/1/5/10/20 %, seeds 0-4) into the paper's
-table (Benchmark, Active terms — the true equation's size, read from the runs' stored configs —,
-Support/direction, Operator; counts over all 25 noise-seed runs, failed runs count as not
-recovered) and a Markdown comparison that also lists the paper's 20 %
-errors ``(e_alpha, e_beta^max, e_xi^max)`` from the text after the table (mean ± sample SD over
-support/direction-recovered runs, spec §9/§12), a per-noise breakdown and the per-seed runtime.
+:func:`table_twod` aggregates the 2-D directional runs (``wp run -m +experiment=twod``: benchmarks
+``twod_a``/``twod_b``, multiplicative noise 0/1/5/10/20 %, seeds 0-4) into the paper's table
+(Benchmark, Active terms — the true equation's size, read from the runs' stored configs —,
+Support/direction, Operator; counts over all 25 noise-seed runs, failed runs count as not recovered)
+and a Markdown comparison that also lists the paper's 20 % errors
+``(e_alpha, e_beta^max, e_xi^max)`` from the text after the table (mean ± sample SD over
+support/direction-recovered runs, docs/method/two-d.md#scoring), a per-noise breakdown and the
+per-seed runtime.
 
 Our runs use the paper's method (branch-aware search with the exact integer branch, anchors,
 stopping, trust-region polishing; see :mod:`weakpareto.library.weak_2d`), not the reference 2-D

@@ -2,12 +2,12 @@
 
 Both tables come from the Parquet runs (:func:`weakpareto.campaign.store.load_runs`):
 
-* ``tab_twod_width``: benchmark B (``twod_b``) at 5 % multiplicative noise, seeds 0-4, four
-  spatial test-window rules (``wp run -m +experiment=twod_width``: variants ``wrule`` = the
-  inherited 1-D count-to-width rule, ``w0.10``/``w0.16``/``w0.24`` = fixed fractions of L).
-  Counts over the five seeds; errors are mean ± sample SD over the support/direction-recovered
-  seeds (spec §9/§12). When the ``wrule`` runs are absent the paper-rule row falls back to the
-  default tab:twod runs of B at 5 % (the identical computation) and says so in the notes.
+* ``tab_twod_width``: benchmark B (``twod_b``) at 5 % multiplicative noise, seeds 0-4, four spatial
+  test-window rules (``wp run -m +experiment=twod_width``: variants ``wrule`` = the inherited 1-D
+  count-to-width rule, ``w0.10``/``w0.16``/``w0.24`` = fixed fractions of L). Counts over the five
+  seeds; errors are mean ± sample SD over the support/direction-recovered seeds
+  (docs/method/two-d.md#scoring). When the ``wrule`` runs are absent the paper-rule row falls back
+  to the default tab:twod runs of B at 5 % (the identical computation) and says so in the notes.
 * ``tab_twod_resolution``: benchmark A (``twod_a``) on the reported 90 x 80 x 80 grid
   (tab:twod runs, variant ``default``) and on the refined 90 x 112 x 112 grid
   (``wp run -m +experiment=twod_resolution``, variant ``r112``); weak rows from the runs,
@@ -174,7 +174,8 @@ def table_twod_width(runs: pd.DataFrame) -> TableOutput:
         "Notes:",
         "- Only the x and y Gaussian widths change; the temporal width and the test counts "
         "(30 x 40 x 40 = 48,000 rows) keep the paper rule. The inherited rule is "
-        "L / max(18, 0.75 K_x) = L/30 ~ 0.033 L on the 80-point axes (spec §3.2, §12).",
+        "L / max(18, 0.75 K_x) = L/30 ~ 0.033 L on the 80-point axes "
+        "(docs/method/two-d.md#test-functions).",
         "- Method as tab:twod (the paper's Weak-Pareto, unchanged from 1-D; see "
         "tab_twod_paper_vs_ours.md).",
         *[f"- {n}" for n in notes],
@@ -231,7 +232,7 @@ def table_twod_resolution(runs: pd.DataFrame) -> TableOutput:
         "gives 30 x 56 x 56 = 94,080 weak rows with spatial width L/42.",
         "- Method as tab:twod (the paper's Weak-Pareto, unchanged from 1-D; see "
         "tab_twod_paper_vs_ours.md). The reference 112-grid per-run results are not in the "
-        "repository (spec §10 item 14), so only the paper's printed cells are compared.",
+        "repository, so only the paper's printed cells are compared.",
         *[f"- {n}" for n in notes],
     ]
     return TableOutput(latex_table(paper.layout, body), "\n".join(md) + "\n")

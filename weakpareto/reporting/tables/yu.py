@@ -1,10 +1,11 @@
 """Paper tab:yu (App. app:yu): Weak-Pareto versus the Yu et al. adaptation on FADE.
 
-Rows: ``weak_pareto`` with the table's DE budget 6 x 20 (spec §8.4), ``yu_neural`` (full neural
-framework) and ``yu_spline`` (optimiser-only variant), each at 0/1/5 % noise, the runs of
-``+experiment=yu`` (variant ``yu``). Cells: operator recovery over all seeds; ``e_alpha``,
-``e_beta^max`` and ``e_xi^max`` as mean ± sample SD over the support-recovered runs; runtime as
-mean ± sample SD of the per-seed wall time over all seeds, measured on this machine.
+Rows: ``weak_pareto`` with the table's DE budget 6 x 20
+(docs/method/experiments.md#yu-comparison-budget), ``yu_neural`` (full neural framework) and
+``yu_spline`` (optimiser-only variant), each at 0/1/5 % noise, the runs of ``+experiment=yu``
+(variant ``yu``). Cells: operator recovery over all seeds; ``e_alpha``, ``e_beta^max`` and
+``e_xi^max`` as mean ± sample SD over the support-recovered runs; runtime as mean ± sample SD of the
+per-seed wall time over all seeds, measured on this machine.
 """
 
 from __future__ import annotations
@@ -35,8 +36,9 @@ YU_COLUMNS: tuple[tuple[str, str], ...] = (
     ("runtime", "Runtime (s)"),
 )
 NOTES = (
-    "Weak-Pareto rows use the DE budget 6 x 20 of this table (spec §8.4, §15 item 4), not the "
-    "7 x 24 of tab:robustness; runs of `+experiment=yu` (variant `yu`).",
+    "Weak-Pareto rows use the DE budget 6 x 20 of this table "
+    "(docs/method/experiments.md#yu-comparison-budget), not the 7 x 24 of tab:robustness; runs "
+    "of `+experiment=yu` (variant `yu`).",
     "Yu rows are our implementation from the published description (Yu et al.'s code has no "
     "licence and was not used); the constant library column is reported as a term that never "
     "matches the truth, so a model keeping it has the wrong support.",

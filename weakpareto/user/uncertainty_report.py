@@ -1,7 +1,7 @@
 """Uncertainty of a discovered equation: bootstrap intervals, inclusion, identifiability (ours).
 
 ``WeakPareto(uncertainty="bootstrap", n_boot=200, level=0.9)`` and ``wp discover
-uncertainty=bootstrap`` run the block bootstrap of :mod:`weakpareto.method.uncertainty` on the
+uncertainty=bootstrap`` run the block bootstrap of :mod:`weakpareto.method.bootstrap` on the
 dimensionless weak system after the fit and report, in the data's units,
 
 * a central interval at ``level`` for alpha (fractional branches), every spatial order (not the
@@ -17,7 +17,7 @@ dimensionless weak system after the fit and report, in the data's units,
   measures 0.50 (FADE) and 1.61 (Burgers) for well-identified directional orders and 0.12 / 0.10
   for the Riesz reaction-diffusion orders, whose noisy estimates are off by 0.2-0.4.
 
-Warnings (:class:`weakpareto.user.warnings.FitWarning`, code ``identifiability``): an alpha or
+Warnings (:class:`weakpareto.fit.checks.FitWarning`, code ``identifiability``): an alpha or
 order interval wider than :data:`TAU_Q` (0.15), an order with ``S_beta <`` :data:`S_MIN` (0.2,
 between the Riesz and the directional values of the paper), or an interval pressed against the
 search range; code ``unstable_term`` for a selected term kept by fewer than
@@ -46,19 +46,18 @@ import numpy as np
 
 from weakpareto._typing import Array
 from weakpareto.errors import UserInputError
-from weakpareto.library.gram import FeatureSource
+from weakpareto.fit.checks import FitWarning
+from weakpareto.fit.run import FitOutcome, bootstrap_fit
+from weakpareto.method.bootstrap import BootstrapResult, central_interval
 from weakpareto.method.intervals import BOUND_SHARE as BOUND_SHARE
-from weakpareto.method.intervals import CALIBRATION, bootstrap_equation, calibrate
+from weakpareto.method.intervals import CALIBRATION, EquationBootstrap, calibrate
 from weakpareto.method.intervals import MIN_INCLUSION as MIN_INCLUSION
 from weakpareto.method.intervals import S_MIN as S_MIN
 from weakpareto.method.intervals import TAU_Q as TAU_Q
 from weakpareto.method.intervals import order_sensitivities as order_sensitivities
-from weakpareto.method.settings import DiscoveryConfig
-from weakpareto.method.uncertainty import BootstrapResult, central_interval
 from weakpareto.records import DiscoveryResult, Equation, Term
 from weakpareto.user.scaling import Scales
 from weakpareto.user.validation import check_choice, check_int
-from weakpareto.user.warnings import FitWarning
 
 #: Number of alternative terms reported.
 N_ALTERNATIVES = 3
@@ -271,36 +270,24 @@ def check_uncertainty(p: Mapping[str, Any]) -> dict[str, Any]:
 
 
 # -- computation ----------------------------------------------------------------------------------
-def run_uncertainty(
-    source: FeatureSource,
-    raw: DiscoveryResult,
-    cfg: DiscoveryConfig,
-    scales: Scales,
-    two_d: bool,
-    n_boot: int,
-    level: float,
+def report_uncertainty(
+    eb: EquationBootstrap, raw: DiscoveryResult, scales: Scales, operator: str, two_d: bool
 ) -> Uncertainty:
-    """Bootstrap the dimensionless result ``raw`` and report it in the data's units."""
-    eb = bootstrap_equation(
-        source, raw.final, [fp.equation for fp in raw.front], cfg, two_d, n_boot, level
-    )
-    return _report(eb.boot, raw.final, scales, eb.sensitivities, cfg.operator, two_d)
+    """A bootstrap of the dimensionless result ``raw`` reported in the data's units."""
+    return _report(eb.boot, raw.final, scales, eb.sensitivities, operator, two_d)
 
 
 def uncertainty_of(
-    params: Mapping[str, Any],
-    source: FeatureSource,
-    raw: DiscoveryResult,
-    cfg: DiscoveryConfig,
-    scales: Scales,
-    two_d: bool,
+    params: Mapping[str, Any], outcome: FitOutcome, scales: Scales
 ) -> Uncertainty | None:
     """The uncertainty report the estimator parameters ask for (None when ``uncertainty`` is
-    off)."""
+    off): :func:`weakpareto.fit.run.bootstrap_fit` of the fit, in the data's units."""
     p = check_uncertainty(params)
     if p["uncertainty"] is None:
         return None
-    return run_uncertainty(source, raw, cfg, scales, two_d, p["n_boot"], p["level"])
+    eb = bootstrap_fit(outcome, p["n_boot"], p["level"])
+    operator = outcome.spec.discovery.operator
+    return report_uncertainty(eb, outcome.result, scales, operator, outcome.two_d)
 
 
 def _report(

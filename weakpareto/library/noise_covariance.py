@@ -1,4 +1,5 @@
-"""Measurement-noise estimate and the noise covariance of weak features (ours, issue 13).
+"""Measurement-noise estimate and the noise covariance of weak features (ours, beyond the paper;
+docs/method/extensions.md#noise-aware-scoring).
 
 Noise in ``u`` enters every weak feature linearly. Summed over rows it biases every Gram entry the
 search and the refit use: ``E[V V^T] = V_0 V_0^T + C`` with ``C`` the noise covariance of the

@@ -1,11 +1,11 @@
-"""Noise estimate and noise covariance of weak features (library/noise.py)."""
+"""Noise estimate and noise covariance of weak features (library/noise_covariance.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from weakpareto.library.noise import FeatureCovariance, estimate_noise, row_mask
+from weakpareto.library.noise_covariance import FeatureCovariance, estimate_noise, row_mask
 from weakpareto.library.weak import weak_library
 from weakpareto.library.weak_exact import exact_time_weak_library
 
@@ -62,7 +62,7 @@ def test_covariance_matches_monte_carlo(exact):
 
 def test_realisation_spread_matches_monte_carlo():
     """sd(n^T n) / E(n^T n) of a target's row noise: closed form vs 1000 Gaussian draws."""
-    from weakpareto.library.noise import realisation_spread
+    from weakpareto.library.noise_covariance import realisation_spread
 
     t, x, u = smooth_field(40, 32)
     lib = weak_library(u, t, x, operator="riesz", test_counts=(8, 8))

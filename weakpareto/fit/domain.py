@@ -1,4 +1,5 @@
-"""Periodic or bounded spatial domain: ``domain=periodic|bounded|auto`` (issue 17).
+"""Periodic or bounded spatial domain: ``domain=periodic|bounded|auto`` (ours,
+docs/method/extensions.md#bounded-domain).
 
 ``periodic`` is the paper's setting (FFT operators on a grid covering one period). ``bounded``
 treats the data as a window ``[a, b]`` of a larger system
@@ -31,20 +32,17 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
 from weakpareto._typing import Array
 from weakpareto.errors import UserInputError
+from weakpareto.fit.checks import FitWarning
 from weakpareto.library.gram import EPS_REL, FeatureSource
-from weakpareto.library.weak import PowerMode, SpatialTests, WeakLibrary, weak_library
-from weakpareto.library.weak_bounded import bounded_weak_library
-from weakpareto.library.weak_exact import exact_time_weak_library
-from weakpareto.method.discovery import discover, exact_system, fit_rows, relative_residual
-from weakpareto.method.settings import DiscoveryConfig, FeatureSettings, user_method_features
+from weakpareto.method.discovery import exact_system, fit_rows, relative_residual
+from weakpareto.method.settings import DiscoveryConfig
 from weakpareto.records import DiscoveryResult, Equation, Term
-from weakpareto.user.warnings import FitWarning
 
 #: ``auto``: periodic when both wrap ratios are at most this (see the module docstring).
 PERIODIC_TOL = 3.0
@@ -171,56 +169,6 @@ def choose_domain(requested: str, u: Array, period_given: bool, two_d: bool) -> 
     return DomainChoice("bounded", reason, checks)
 
 
-def discover_1d(
-    unitless: Any,
-    cfg: DiscoveryConfig,
-    choice: DomainChoice,
-    power_mode: PowerMode,
-    test_functions: str,
-    test_counts: tuple[int, int] | None,
-    features: FeatureSettings | None = None,
-) -> tuple[WeakLibrary, DiscoveryResult]:
-    """Build the 1-D weak library for the chosen domain and run the discovery.
-
-    The periodic branch is exactly the library and call of the periodic estimator; with an
-    exact temporal target (``weak_pareto_exact``) its library is
-    :func:`weakpareto.library.weak_exact.exact_time_weak_library`. Bounded windows keep the
-    paper's L1 target (the bump tests are not yet combined with the bounded spatial tests).
-    """
-    if choice.domain == "periodic":
-        common: dict[str, Any] = dict(
-            operator=cfg.operator,
-            power_mode=power_mode,
-            period=unitless.period,
-            spatial_tests=cast(SpatialTests, test_functions),  # checked by check_params
-            test_counts=test_counts,
-        )
-        u, t, x = unitless.u, unitless.t, unitless.x
-        if features is not None and features.temporal_target == "exact":
-            source: WeakLibrary = exact_time_weak_library(
-                u, t, x, **common, **features.library_options()
-            )
-        else:
-            source = weak_library(u, t, x, **common)
-        return source, discover(source, cfg)
-    if test_functions != "gaussian":
-        raise UserInputError(
-            f"test_functions={test_functions!r} needs a periodic domain; bounded domains use "
-            "compactly supported tests (drop test_functions= or use domain=periodic)"
-        )
-    bounded = bounded_weak_library(
-        unitless.u,
-        unitless.t,
-        unitless.x,
-        operator=cfg.operator,
-        beta_max=cfg.beta_range[1],
-        power_mode=power_mode,
-        test_counts=test_counts,
-    )
-    raw = discover(bounded, cfg)
-    return bounded, snap_integer_orders(bounded, raw, cfg)
-
-
 def _refit(source: FeatureSource, eq: Equation, orders: Array, ridge: float) -> tuple[Array, float]:
     powers = tuple(t.power for t in eq.terms)
     y, x = exact_system(source, eq.mode, eq.alpha, powers, orders)
@@ -254,11 +202,9 @@ def snap_integer_orders(
     return dataclasses.replace(res, final=final, fit_error=float(fit))
 
 
-def method_notes(method: str, two_d: bool, domain: str) -> list[FitWarning]:
+def method_notes(method: str, exact_target: bool, two_d: bool, domain: str) -> list[FitWarning]:
     """Say where a method's components do not apply (never a silent substitution)."""
-    if user_method_features(method).temporal_target != "exact":
-        return []
-    if not two_d and domain != "bounded":
+    if not exact_target or (not two_d and domain != "bounded"):
         return []
     where = "2-D fields" if two_d else "bounded windows"
     what = "the exact time target" + (" and noise-aware scoring" if two_d else "")

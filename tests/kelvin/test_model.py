@@ -1,4 +1,4 @@
-"""Fractional Kelvin creep fit (weakpareto.method.kelvin) against the exact Mittag-Leffler
+"""Fractional Kelvin creep fit (weakpareto.kelvin.model) against the exact Mittag-Leffler
 solution eps(t) = (sigma/E)(1 - E_alpha(-(E/eta_K) t^alpha)) on irregular, noisy records."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy.special import gamma
 
-from weakpareto.method.kelvin import (
+from weakpareto.kelvin.model import (
     exact_creep,
     fit_kelvin,
     integral_at_nodes,
@@ -85,7 +85,7 @@ def test_clean_record_is_recovered_exactly(params):
 @pytest.mark.parametrize("seed", range(5))
 @pytest.mark.parametrize("params", [CLAY, SILT], ids=["clay", "silt"])
 def test_one_percent_noise_56_irregular_points(params, seed):
-    """The issue's acceptance: alpha within 0.02, E within 5 % at 1 % noise, 56 points."""
+    """Acceptance: alpha within 0.02, E within 5 % at 1 % noise, 56 points."""
     alpha, _, modulus, load = params
     t, eps = synthetic_record(seed, *params)
     fit = fit_kelvin(t, eps, load)

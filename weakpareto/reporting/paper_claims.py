@@ -1,4 +1,4 @@
-"""Paper claims outside its tables that ``wp report`` regenerates (issue 16, items 5-6):
+"""Paper claims outside its tables that ``wp report`` regenerates:
 
 * fig:pareto (:mod:`weakpareto.reporting.pareto_figure`) from the stored fronts:
   ``fig_pareto.png`` / ``.pdf``;

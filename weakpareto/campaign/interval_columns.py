@@ -1,4 +1,5 @@
-"""The uncertainty columns of a ``wp run`` row (``uncertainty=bootstrap``, issue 14).
+"""The uncertainty columns of a ``wp run`` row (``uncertainty=bootstrap``; ours, beyond the paper,
+docs/method/extensions.md#bootstrap-intervals).
 
 With ``uncertainty=bootstrap`` every successful seed's selected equation is bootstrapped
 (:func:`weakpareto.campaign.compute.bootstrap_seed`) and its row carries, per selected term in
@@ -33,6 +34,7 @@ import numpy as np
 import pyarrow as pa
 
 from weakpareto.evaluation.metrics import Metrics
+from weakpareto.method.bootstrap import central_interval
 from weakpareto.method.intervals import (
     CALIBRATION,
     EquationBootstrap,
@@ -40,7 +42,6 @@ from weakpareto.method.intervals import (
     calibrate,
     identifiability_flags,
 )
-from weakpareto.method.uncertainty import central_interval
 from weakpareto.records import Equation
 
 _FLOATS = pa.list_(pa.float64())

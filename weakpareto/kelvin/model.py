@@ -1,5 +1,5 @@
 """Integral-form fit of the fractional Kelvin(-Voigt) creep model (paper Sec. "Experimental
-frozen-soil creep", Eqs. kelvin and kelvin-integral, tab:frozen-soil; spec §13).
+frozen-soil creep", Eqs. kelvin and kelvin-integral, tab:frozen-soil; docs/method/kelvin.md).
 
 Model, for a constant load ``sigma`` applied at ``t = 0`` and ``0 < alpha < 1``::
 
@@ -27,14 +27,15 @@ Two recipes (``recipe=``):
   for a piecewise-linear function, :func:`integral_at_nodes`) over the PCHIP interpolant sampled
   ``refine`` (8) times per observation interval. The rows are the data, so the interpolant
   enters only through the integral.
-* ``"paper"``: spec §13 — the PCHIP interpolant on a uniform grid of ``n_grid`` (400) points on
-  ``[0, t_max]`` gives both the rows ``1 .. n_grid - 1`` and the integral, by the left-endpoint
-  product rule ``I_i = h^alpha / Gamma(alpha + 1) sum_{j<i} ((i - j)^alpha - (i - j - 1)^alpha)
-  eps_j`` (:func:`integral_matrix`; first order in ``h``).
+* ``"paper"`` (docs/method/kelvin.md#paper-recipe): the PCHIP interpolant on a uniform grid of
+  ``n_grid`` (400) points on ``[0, t_max]`` gives both the rows ``1 .. n_grid - 1`` and the
+  integral, by the left-endpoint product rule
+  ``I_i = h^alpha / Gamma(alpha + 1) sum_{j<i} ((i - j)^alpha - (i - j - 1)^alpha) eps_j``
+  (:func:`integral_matrix`; first order in ``h``).
 
 On synthetic records (56 irregular observations, 1 % multiplicative noise) the default recipe
 has about half the alpha error of the paper's (uniform rows put most weight on the plateau, and
-the left-endpoint rule biases ``alpha`` upward by ~0.03; ``tests/method/test_kelvin.py``).
+the left-endpoint rule biases ``alpha`` upward by ~0.03; ``tests/kelvin/test_model.py``).
 
 The residual is ``||y - X a|| / (||y|| + 1e-14)`` over the rows (``y = eps - eps(0)``,
 ``X = [t^alpha / Gamma(alpha + 1), I^alpha eps]``). The search evaluates the residual at 41
@@ -65,7 +66,8 @@ from weakpareto.numerics.mittag_leffler import mittag_leffler
 QUADRATURES: tuple[str, ...] = ("linear", "left")
 RECIPES: tuple[str, ...] = ("ours", "paper")
 
-#: Defaults (spec §13): alpha search interval, quadrature grid size, Brent tolerance/budget.
+#: Defaults (docs/method/kelvin.md#order-search): alpha search interval, quadrature grid size,
+#: Brent tolerance/budget.
 ALPHA_RANGE = (0.10, 0.90)
 N_GRID = 400
 #: Quadrature nodes per observation interval (recipe "ours").
@@ -295,8 +297,8 @@ def fit_kelvin(
 
     ``recipe="ours"`` (default): residual rows at the observed times, ``I^alpha`` by the product
     trapezoid over the PCHIP interpolant sampled ``refine`` times per observation interval.
-    ``recipe="paper"``: spec §13 — rows on a uniform ``n_grid`` grid of the PCHIP interpolant,
-    left-endpoint product rule.
+    ``recipe="paper"`` (docs/method/kelvin.md#paper-recipe): rows on a uniform ``n_grid`` grid of
+    the PCHIP interpolant, left-endpoint product rule.
     """
     lo, hi = float(alpha_range[0]), float(alpha_range[1])
     if not 0.0 < lo < hi < 1.0:

@@ -16,7 +16,7 @@ from weakpareto.benchmarks.noise import add_noise
 from weakpareto.cli import main
 from weakpareto.errors import UserInputError
 from weakpareto.user.estimator import WeakPareto
-from weakpareto.user.uncertainty import (
+from weakpareto.user.uncertainty_report import (
     S_MIN,
     TAU_Q,
     TermUncertainty,
@@ -171,7 +171,7 @@ def test_coverage_over_noise_seeds_fade_5_percent():
 
 @pytest.mark.slow
 def test_rd_space_warns_that_the_riesz_order_is_weakly_identifiable():
-    """Space-fractional RD at 5 % noise (issue 14's example): S_beta of the Riesz order is
+    """Space-fractional RD at 5 % noise (a weakly identifiable order): S_beta of the Riesz order is
     below S_MIN (paper: 0.118) and the output says the order is weakly identifiable."""
     fld = generate("rd_space", 2)
     u = add_noise(fld.u, "multiplicative", 0.05, 2)

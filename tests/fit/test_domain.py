@@ -1,5 +1,6 @@
-"""``domain=periodic|bounded|auto`` (issue 17): the periodicity test, the choice and its
-messages, the unchanged periodic path, and recovery on non-periodic windows."""
+"""``domain=periodic|bounded|auto`` (ours, docs/method/extensions.md#bounded-domain): the
+periodicity test, the choice and its messages, the unchanged periodic path, and recovery on
+non-periodic windows."""
 
 from __future__ import annotations
 
@@ -9,19 +10,19 @@ from typing import Any
 import numpy as np
 import pytest
 
-from weakpareto.benchmarks.generators import generate
-from weakpareto.benchmarks.noise import add_noise
-from weakpareto.benchmarks.windows import (
+from weakpareto.benchmarks.bounded_fields import (
     burgers_window,
     cut_window,
     fractional_ade_dirichlet,
     kdv_window,
 )
+from weakpareto.benchmarks.generators import generate
+from weakpareto.benchmarks.noise import add_noise
 from weakpareto.cli import main
 from weakpareto.errors import UserInputError
+from weakpareto.fit.domain import PERIODIC_TOL, choose_domain, periodicity
 from weakpareto.library.weak import weak_library
 from weakpareto.method.discovery import discover
-from weakpareto.user.domain import PERIODIC_TOL, choose_domain, periodicity
 from weakpareto.user.estimator import WeakPareto
 from weakpareto.user.scaling import Scales
 from weakpareto.user.validation import check_field

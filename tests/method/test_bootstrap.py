@@ -1,4 +1,4 @@
-"""Block bootstrap of the weak equations (weakpareto.method.uncertainty).
+"""Block bootstrap of the weak equations (weakpareto.method.bootstrap).
 
 Real-number checks on the shipped FADE field (truth D_t^0.8 u = -u_x + 0.5 D_x^1.7 u) with the
 support and orders held at the truth's, so no search runs: the 90 % intervals contain the truth
@@ -11,9 +11,7 @@ import numpy as np
 import pytest
 
 from weakpareto.library.weak import weak_library
-from weakpareto.method.discovery import exact_system, fit_rows
-from weakpareto.method.settings import DEFAULT_EPS_ALPHA
-from weakpareto.method.uncertainty import (
+from weakpareto.method.bootstrap import (
     BootstrapSettings,
     Bounds,
     Model,
@@ -26,6 +24,8 @@ from weakpareto.method.uncertainty import (
     residual_block_length,
     tile_labels,
 )
+from weakpareto.method.discovery import exact_system, fit_rows
+from weakpareto.method.settings import DEFAULT_EPS_ALPHA
 from weakpareto.numerics.windows import gaussian_test_functions
 
 TRUTH = Model("sub", 0.8, (0, 0), (1.0, 1.7))
@@ -178,7 +178,7 @@ def test_intervals_shrink_with_less_noise(fade_field, boot5):
 def test_clean_field_bias_is_outside_the_resampling_interval(fade_field):
     """Without noise the resamples agree to 0.01 on beta_2 = 1.725, not 1.7: discretisation
     error (L1 Caputo, grid) is shared by every resample, so intervals describe sampling
-    variability only (documented in weakpareto.user.uncertainty)."""
+    variability only (documented in weakpareto.user.uncertainty_report)."""
     b = _boot(_library(fade_field, 0.0), n_boot=20)
     lo, hi = b.interval(b.orders[:, 1])
     assert hi - lo < 0.015 and 1.7 < lo < 1.7 + BETA2_CLEAN_BIAS

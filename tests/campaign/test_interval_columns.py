@@ -13,7 +13,7 @@ from omegaconf import OmegaConf
 from weakpareto.campaign import runner as runner
 from weakpareto.campaign.compose import compose_checked, compose_config
 from weakpareto.campaign.config import UNCERTAINTY_KEYS, config_hash
-from weakpareto.campaign.intervals import UNCERTAINTY_FIELDS
+from weakpareto.campaign.interval_columns import UNCERTAINTY_FIELDS
 from weakpareto.campaign.store import load_runs
 from weakpareto.errors import UserInputError
 

@@ -1,4 +1,5 @@
-"""Non-periodic test fields for bounded-domain discovery (issue 17).
+"""Non-periodic test fields for bounded-domain discovery (ours,
+docs/method/extensions.md#bounded-domain).
 
 * :func:`cut_window` cuts a spatial (and temporal) window out of a field, so a window of a
   periodic simulation has an exactly known equation but no periodicity.

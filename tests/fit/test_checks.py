@@ -9,9 +9,7 @@ import pytest
 
 from weakpareto.benchmarks.generators import generate
 from weakpareto.benchmarks.noise import add_noise
-from weakpareto.records import DiscoveryResult, Equation, FrontPoint, Term
-from weakpareto.user.estimator import WeakPareto
-from weakpareto.user.warnings import (
+from weakpareto.fit.checks import (
     FitContext,
     FitWarning,
     check_bounds,
@@ -20,6 +18,8 @@ from weakpareto.user.warnings import (
     estimate_noise,
     noise_note,
 )
+from weakpareto.records import DiscoveryResult, Equation, FrontPoint, Term
+from weakpareto.user.estimator import WeakPareto
 
 LEVELS = (0.0, 0.01, 0.05, 0.10)
 
@@ -198,8 +198,8 @@ def test_fade_at_10_percent_has_no_warnings(noisy_fade):
 
 
 def test_small_term_is_flagged(noisy_fade):
+    from weakpareto.fit.checks import check_small_terms
     from weakpareto.library.weak import weak_library
-    from weakpareto.user.warnings import check_small_terms
 
     u, t, x = noisy_fade
     nt, nx = u.shape

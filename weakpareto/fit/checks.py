@@ -39,11 +39,11 @@ Codes
 ``units``
     a selection-stage (Pareto-front) coefficient is outside float64's range in the data's
     units and was clipped (the selected equation itself must be representable).
-``identifiability`` (only with ``uncertainty="bootstrap"``, :mod:`weakpareto.user.uncertainty`)
-    alpha or an order whose bootstrap interval is wider than 0.15, an order whose local
-    sensitivity ``S_beta`` (paper Eq. eq:weak-order-sensitivity) is below 0.2, or an interval
-    truncated at the search range: the estimate is unreliable; more data, less noise, a
-    narrower range or fixing the order help.
+``identifiability`` (only with ``uncertainty="bootstrap"``,
+    :mod:`weakpareto.user.uncertainty_report`) alpha or an order whose bootstrap interval is
+    wider than 0.15, an order whose local sensitivity ``S_beta`` (paper Eq.
+    eq:weak-order-sensitivity) is below 0.2, or an interval truncated at the search range: the
+    estimate is unreliable; more data, less noise, a narrower range or fixing the order help.
 ``unstable_term`` (only with ``uncertainty="bootstrap"``)
     a selected term kept by fewer than 60 % of the resamples (reselection among the front).
 ``noise_level`` (info; a warning above :data:`HIGH_NOISE`)

@@ -1,0 +1,106 @@
+"""The one fit path: domains and method kinds at both doors, refusals in one line, and the
+bootstrap reselecting with the floor the fit selected with."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from weakpareto import WeakPareto
+from weakpareto.campaign.compose import compose_config
+from weakpareto.campaign.compute import discover_seed, fit_outcome, fit_spec
+from weakpareto.errors import UserInputError
+from weakpareto.evaluation.metrics import score, truth_equation
+from weakpareto.fit import run as fit_run
+from weakpareto.fit.kinds import METHOD_KINDS
+from weakpareto.fit.sources import FEATURE_SOURCES
+
+FAST = ["search.popsize=4", "search.maxiter=6", "search.test_budget=smoke"]
+
+
+def test_registries_name_every_method_config():
+    from weakpareto.method.settings import conf_defaults, method_names
+
+    for name in method_names():
+        method = conf_defaults(method=name)["method"]
+        assert method["kind"] in METHOD_KINDS, name
+        assert method.get("features", "weak") in ("weak", "pointwise"), name
+    assert set(FEATURE_SOURCES) == {"periodic_l1", "periodic_exact", "bounded", "two_d",
+                                    "pointwise"}  # fmt: skip
+
+
+def test_wp_run_fits_a_bounded_window():
+    """Integer Burgers u_t = -u u_x + 0.3 u_xx cut to x in [6, 24]: exact recovery on the bounded
+    domain (its default), and by domain=auto; periodic operators on the window fail."""
+    over = ["benchmark=burgers_window", "noise=0.01", "search.popsize=5", "search.maxiter=10"]
+    for domain in ("bounded", "auto"):
+        cfg = compose_config([*over, f"domain={domain}"])
+        out = fit_outcome(cfg, 0)
+        assert out.domain.domain == "bounded" and out.source_name == "bounded"
+        m = score(out.result.final, truth_equation(cfg.benchmark))
+        assert m.support_ok and m.operator_ok, out.result.final.text()
+        coefs = sorted(abs(t.coef) for t in out.result.final.terms)
+        np.testing.assert_allclose(coefs, [0.3, 1.0], rtol=0.02)
+    wrapped = discover_seed(compose_config([*over, "domain=periodic"]), 0)
+    assert not score(wrapped.final, truth_equation(compose_config(over).benchmark)).support_ok
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        (["benchmark=twod_a", "method=weak_grid_stridge"], "has no 2-D implementation"),
+        (["benchmark=burgers_window", "method=weak_grid_stridge"], "is periodic only"),
+        (["benchmark=burgers_window", "method=strong_pareto"], "1-D periodic only"),
+        (["method=weak_grid_stridge", "uncertainty=bootstrap"], "resamples the weak equations"),
+    ],
+)
+def test_what_a_method_cannot_fit_is_refused_in_one_line(overrides, message):
+    from weakpareto.campaign.config import validate_run
+
+    with pytest.raises(UserInputError, match=message) as err:
+        validate_run(compose_config(overrides))
+    assert "\n" not in str(err.value)
+
+
+def test_the_user_door_runs_grid_stridge_and_refuses_fixed_grid_methods():
+    from weakpareto.benchmarks.generators import generate
+
+    f = generate("fade", 0)
+    model = WeakPareto(method="weak_grid_stridge", alpha_range=(0.6, 1.05)).fit(f.u, f.t, f.x)
+    ref = discover_seed(compose_config(["benchmark=fade", "method=weak_grid_stridge"]), 0)
+    assert model.alpha_ == pytest.approx(ref.final.alpha, abs=1e-12)  # alpha is unit-free
+    assert [w.code for w in model.warnings_][-2:] == ["no_diagnostics", "noise_level"]
+    with pytest.raises(UserInputError, match="fixed points of the FADE benchmark"):
+        WeakPareto(method="yu_spline").fit_spec()
+
+
+def test_exact_method_on_2d_data_uses_the_l1_target_and_says_so():
+    """The exact time target and noise-aware scoring are 1-D periodic: a 2-D fit with
+    weak_pareto_exact runs the paper's L1 target without the noise model, with a note (before:
+    an AttributeError traceback in wp run)."""
+    cfg = compose_config(["benchmark=twod_a", "method=weak_pareto_exact", "noise=0.05", *FAST])
+    out = fit_outcome(cfg, 0)
+    assert out.source_name == "two_d" and out.spec.discovery.noise_model == "none"
+    assert [n.code for n in out.notes] == ["method_components"]
+    assert out.result.final.terms
+
+
+def test_the_bootstrap_reselects_with_the_fits_raised_gain_floor(monkeypatch):
+    """Under a noise model the selection's floor is raised to the noise share; the bootstrap's
+    reselection must use the same floor, not the configured one."""
+    cfg = compose_config(["benchmark=fade", "method=weak_pareto_exact", "noise=0.1", *FAST])
+    out = fit_outcome(cfg, 0)
+    configured = fit_spec(cfg, 0).discovery.selection.gain_floor
+    assert out.result.gain_floor is not None and out.result.gain_floor > configured
+    seen = {}
+
+    def capture(*args, **kwargs):
+        seen.update(kwargs)
+        raise ArithmeticError("stop")
+
+    monkeypatch.setattr(fit_run, "bootstrap_equation", capture)
+    with pytest.raises(ArithmeticError):
+        fit_run.bootstrap_fit(out, 4, 0.9)
+    assert seen["gain_floor"] == out.result.gain_floor
+    paper = fit_outcome(compose_config(["benchmark=fade", "noise=0.1", *FAST]), 0)
+    assert paper.result.gain_floor is None  # no noise model: the configured floor

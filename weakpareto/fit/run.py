@@ -1,0 +1,115 @@
+"""``fit(field, spec) -> FitOutcome``: the one path from a field and a spec to a result.
+
+1. the domain (:func:`weakpareto.fit.domain.choose_domain`: the spec's request, or the data's
+   periodicity for ``domain=auto``);
+2. the method kind, refused with a one-line reason where it cannot fit these data
+   (:func:`weakpareto.fit.kinds.check_supported`);
+3. the components of the method that apply here (:func:`applicable`: the exact time target and
+   noise-aware scoring are 1-D periodic only; a note says where they were not used);
+4. ``power_mode=auto`` resolved on the field; the kind runs on its feature source
+   (:mod:`weakpareto.fit.sources`).
+
+:func:`bootstrap_fit` resamples the weak equations of an outcome with the settings the fit's
+selection used. ``wp run`` (:mod:`weakpareto.campaign.compute`) and ``WeakPareto``/``wp
+discover`` (:mod:`weakpareto.user.estimator`) both call these two functions.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import cast
+
+import numpy as np
+
+from weakpareto.fit.checks import FitWarning
+from weakpareto.fit.domain import DomainChoice, choose_domain, method_notes
+from weakpareto.fit.kinds import ProgressFn, check_supported
+from weakpareto.fit.sources import FitField
+from weakpareto.fit.spec import FitSpec, PowerModeRequest
+from weakpareto.library.gram import FeatureSource
+from weakpareto.library.weak import PowerMode
+from weakpareto.method.intervals import EquationBootstrap, bootstrap_equation
+from weakpareto.records import DiscoveryResult
+
+#: Tolerance (relative to max |u|) under which a slightly negative minimum still counts as a
+#: nonnegative field for ``power_mode="auto"`` (spectral round-off, e.g. -1e-15 on FADE).
+NONNEG_RTOL = 1e-8
+
+
+@dataclass(frozen=True)
+class FitOutcome:
+    """One fit: its result and everything it was computed with."""
+
+    result: DiscoveryResult
+    spec: FitSpec  # as applied (components that do not apply to the data removed)
+    domain: DomainChoice
+    power_mode: PowerMode
+    source: FeatureSource | None  # None when the method kind builds its own features
+    source_name: str
+    two_d: bool
+    resamplable: bool  # weak equations a bootstrap can resample
+    notes: tuple[FitWarning, ...] = ()
+
+
+def resolve_power_mode(power_mode: PowerModeRequest | str, u: np.ndarray) -> PowerMode:
+    """``auto`` -> ``positive`` for a nonnegative field, ``raw`` otherwise."""
+    if power_mode != "auto":
+        return cast(PowerMode, power_mode)
+    scale = float(np.max(np.abs(u)))
+    return "positive" if float(np.min(u)) >= -NONNEG_RTOL * scale else "raw"
+
+
+def applicable(spec: FitSpec, two_d: bool, domain: str) -> tuple[FitSpec, list[FitWarning]]:
+    """The spec with the components removed that have no implementation on these data, and the
+    notes that say so (the method's spec notes first)."""
+    notes = [FitWarning("method_settings", text, "info") for text in spec.notes]
+    exact = spec.feature_settings.temporal_target == "exact"
+    notes += method_notes(spec.method, exact, two_d, domain)
+    if two_d and spec.discovery.noise_model != "none":
+        spec = dataclasses.replace(
+            spec, discovery=dataclasses.replace(spec.discovery, noise_model="none")
+        )
+    return spec, notes
+
+
+def fit(
+    field: FitField, spec: FitSpec, progress: ProgressFn | None = None, rescaled: bool = False
+) -> FitOutcome:
+    """Fit ``field`` with ``spec`` (module docstring); ``rescaled``: the field is in grid units
+    (methods tied to fixed evaluation points are refused)."""
+    choice = choose_domain(spec.domain, field.u, field.period_given, field.two_d)
+    kind = check_supported(spec, field.two_d, choice.domain, rescaled)
+    spec, notes = applicable(spec, field.two_d, choice.domain)
+    power_mode = resolve_power_mode(spec.power_mode, field.u)
+    fitted = kind.run(field, spec, choice.domain, power_mode, progress)
+    return FitOutcome(
+        result=fitted.result,
+        spec=spec,
+        domain=choice,
+        power_mode=power_mode,
+        source=fitted.source,
+        source_name=fitted.source_name,
+        two_d=field.two_d,
+        resamplable=kind.resamplable and spec.features == "weak" and fitted.source is not None,
+        notes=tuple(choice.notes() + notes),
+    )
+
+
+def bootstrap_fit(outcome: FitOutcome, n_boot: int, level: float) -> EquationBootstrap:
+    """Block bootstrap of an outcome's selected equation on its weak equations, reselecting
+    among the front's models with the fit's own gain floor."""
+    if not outcome.resamplable or outcome.source is None:
+        raise ValueError(f"method {outcome.spec.method!r} has no weak equations to resample")
+    res = outcome.result
+    front = [fp.equation for fp in res.front]
+    return bootstrap_equation(
+        outcome.source,
+        res.final,
+        front,
+        outcome.spec.discovery,
+        outcome.two_d,
+        n_boot,
+        level,
+        gain_floor=res.gain_floor,
+    )

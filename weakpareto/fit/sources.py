@@ -1,0 +1,165 @@
+"""The registry of feature sources: what the regression of a fit is built from.
+
+A feature source (:class:`weakpareto.library.gram.FeatureSource`) turns a field into the
+temporal targets and spatial feature columns of the weak (or pointwise) equations. Which one a
+fit uses follows from the spec and the data (:func:`source_name`); every name of
+:data:`FEATURE_SOURCES` builds one from a :class:`FitField` and a :class:`FitSpec`:
+
+* ``periodic_l1``: Gaussian or Fourier tests, the transposed L1 Caputo matrix in time
+  (paper Eqs. 9-13; :func:`weakpareto.library.weak.weak_library`);
+* ``periodic_exact``: the Caputo derivative moved exactly onto compactly supported polynomial
+  bumps in time (ours; :func:`weakpareto.library.weak_exact.exact_time_weak_library`);
+* ``bounded``: a window of a larger system, compact tests inside it
+  (:func:`weakpareto.library.weak_bounded.bounded_weak_library`);
+* ``two_d``: separable t/x/y Gaussian tests (:func:`weakpareto.library.weak_2d.weak_library_2d`);
+* ``pointwise``: the strong form on the trimmed grid (the paper's Strong-Pareto comparator;
+  :func:`weakpareto.library.strong.pointwise_library`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import cast
+
+from weakpareto._typing import Array
+from weakpareto.errors import UserInputError
+from weakpareto.fit.spec import FitSpec
+from weakpareto.library.gram import FeatureSource
+from weakpareto.library.strong import pointwise_library
+from weakpareto.library.weak import PowerMode, weak_library
+from weakpareto.library.weak_2d import weak_library_2d
+from weakpareto.library.weak_bounded import bounded_weak_library
+from weakpareto.library.weak_exact import exact_time_weak_library
+from weakpareto.numerics.operators import SpectralKind
+
+
+@dataclass(frozen=True)
+class FitField:
+    """The (already noisy) field of one fit on uniform grids.
+
+    ``period`` is the x period of a periodic domain (``nx * dx`` when the grid excludes the
+    repeated endpoint); ``period_given`` says whether the caller stated it (``domain=auto``
+    then means periodic)."""
+
+    u: Array
+    t: Array
+    x: Array
+    y: Array | None = None
+    period: float | None = None
+    period_y: float | None = None
+    period_given: bool = True
+
+    @property
+    def two_d(self) -> bool:
+        return self.y is not None
+
+
+SourceBuilder = Callable[[FitField, FitSpec, PowerMode], FeatureSource]
+
+
+def _common(field: FitField, spec: FitSpec, power_mode: PowerMode) -> dict[str, object]:
+    return dict(
+        operator=spec.discovery.operator,
+        power_mode=power_mode,
+        period=field.period,
+        spatial_tests=spec.test_functions,
+        test_counts=spec.test_counts,
+        budget=spec.test_budget,
+    )
+
+
+def periodic_l1(field: FitField, spec: FitSpec, power_mode: PowerMode) -> FeatureSource:
+    return weak_library(field.u, field.t, field.x, **_common(field, spec, power_mode))  # type: ignore[arg-type]
+
+
+def periodic_exact(field: FitField, spec: FitSpec, power_mode: PowerMode) -> FeatureSource:
+    return exact_time_weak_library(
+        field.u,
+        field.t,
+        field.x,
+        **_common(field, spec, power_mode),  # type: ignore[arg-type]
+        **spec.feature_settings.library_options(),
+    )
+
+
+def bounded(field: FitField, spec: FitSpec, power_mode: PowerMode) -> FeatureSource:
+    if spec.test_functions != "gaussian":
+        raise UserInputError(
+            f"test_functions={spec.test_functions!r} needs a periodic domain; bounded domains "
+            "use compactly supported tests (drop test_functions= or use domain=periodic)"
+        )
+    return bounded_weak_library(
+        field.u,
+        field.t,
+        field.x,
+        operator=spec.discovery.operator,
+        beta_max=spec.discovery.beta_range[1],
+        power_mode=power_mode,
+        test_counts=cast("tuple[int, int] | None", spec.test_counts),
+    )
+
+
+def two_d(field: FitField, spec: FitSpec, power_mode: PowerMode) -> FeatureSource:
+    assert field.y is not None
+    counts = spec.test_counts
+    if counts is not None and len(counts) != 3:
+        raise UserInputError(f"2-D test_counts must be [K_t, K_x, K_y], got {list(counts)}")
+    return weak_library_2d(
+        field.u,
+        field.t,
+        field.x,
+        field.y,
+        operator=cast(SpectralKind, spec.discovery.operator),  # checked by WeakLibrary2D
+        period=field.period,
+        period_y=field.period_y,
+        test_counts=cast("tuple[int, int, int] | None", counts),
+        budget=spec.test_budget,
+        width_fraction=spec.width_fraction,
+    )
+
+
+def pointwise(field: FitField, spec: FitSpec, power_mode: PowerMode) -> FeatureSource:
+    return pointwise_library(
+        field.u,
+        field.t,
+        field.x,
+        operator=spec.discovery.operator,
+        power_mode=power_mode,
+        trim_t=spec.trim[0],
+        trim_x=spec.trim[1],
+        period=field.period,
+    )
+
+
+#: Every feature source by name.
+FEATURE_SOURCES: Mapping[str, SourceBuilder] = MappingProxyType(
+    {
+        "periodic_l1": periodic_l1,
+        "periodic_exact": periodic_exact,
+        "bounded": bounded,
+        "two_d": two_d,
+        "pointwise": pointwise,
+    }
+)
+
+
+def source_name(spec: FitSpec, two_dims: bool, domain: str) -> str:
+    """The feature source of a spec on data of the chosen domain (raises ``UserInputError``
+    where the combination has no implementation)."""
+    if spec.features == "pointwise":  # 1-D periodic only (weakpareto.fit.kinds.check_supported)
+        return "pointwise"
+    if two_dims:
+        return "two_d"
+    if domain == "bounded":
+        return "bounded"
+    return "periodic_exact" if spec.feature_settings.temporal_target == "exact" else "periodic_l1"
+
+
+def build_source(
+    field: FitField, spec: FitSpec, domain: str, power_mode: PowerMode
+) -> tuple[str, FeatureSource]:
+    """The name and the feature source of a fit."""
+    name = source_name(spec, field.two_d, domain)
+    return name, FEATURE_SOURCES[name](field, spec, power_mode)
