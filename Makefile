@@ -26,6 +26,7 @@ EXPERIMENTS = main main_deferred rdnoise robustness ablation superunit gaussian 
               margin twod twod_width twod_resolution yu
 .PHONY: install demo test test-slow lint typecheck format tables reproduce diagnostics bench clean \
         reproduce-frozen-soil reproduce-beyond reproduce-uncertainty reproduce-yu-fast \
+        reproduce-independent \
         $(addprefix reproduce-,$(EXPERIMENTS))
 
 $(BIN)/.installed: pyproject.toml
@@ -82,7 +83,7 @@ reproduce-yu: install
 	$(BIN)/pip install -q -e '.[neural]'
 	$(WP) run -m +experiment=yu workers=$(WORKERS) results_dir=$(RUNS) progress=false $(LAUNCH)
 
-## tab_beyond (issue 13): weak_pareto_exact on the paper's cells and three equations of our own,
+## tab_beyond: weak_pareto_exact on the paper's cells and three equations of our own,
 ## plus its ablations; the paper method's rows are the paper-table runs in $(RUNS)
 BEYOND = results/beyond/runs
 reproduce-beyond: install
@@ -92,7 +93,12 @@ reproduce-beyond: install
 	        $(LAUNCH) || exit $$?; done
 	$(BIN)/python scripts/beyond_table.py --paper-runs $(RUNS) --beyond-runs $(BEYOND)
 
-## tab_uncertainty (issue 14): coverage of the block-bootstrap intervals (uncertainty=bootstrap)
+## tab_independent: every method on fields its discretisations did not make (exact Mittag-Leffler
+## modes, Lévy-flight particle densities; scripts/independent_cases.yaml), ~15 min
+reproduce-independent: install
+	$(BIN)/python scripts/independent_suite.py --out-dir results/independent
+
+## tab_uncertainty: coverage of the block-bootstrap intervals (uncertainty=bootstrap)
 ## on FADE, Burgers and RD space at 1/5/10 % noise, 20 seeds each, then the table and the plot
 UNCERTAINTY = results/uncertainty
 reproduce-uncertainty: install

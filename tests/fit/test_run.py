@@ -88,7 +88,10 @@ def test_exact_method_on_2d_data_uses_the_l1_target_and_says_so():
 def test_the_bootstrap_reselects_with_the_fits_raised_gain_floor(monkeypatch):
     """Under a noise model the selection's floor is raised to the noise share; the bootstrap's
     reselection must use the same floor, not the configured one."""
-    cfg = compose_config(["benchmark=fade", "method=weak_pareto_exact", "noise=0.1", *FAST])
+    sub_only = "benchmark.library.alpha_range=[0.6,0.99]"  # the floor of the sub-unit group
+    cfg = compose_config(
+        ["benchmark=fade", "method=weak_pareto_exact", "noise=0.1", sub_only, *FAST]
+    )
     out = fit_outcome(cfg, 0)
     configured = fit_spec(cfg, 0).discovery.selection.gain_floor
     assert out.result.gain_floor is not None and out.result.gain_floor > configured
@@ -102,5 +105,31 @@ def test_the_bootstrap_reselects_with_the_fits_raised_gain_floor(monkeypatch):
     with pytest.raises(ArithmeticError):
         fit_run.bootstrap_fit(out, 4, 0.9)
     assert seen["gain_floor"] == out.result.gain_floor
-    paper = fit_outcome(compose_config(["benchmark=fade", "noise=0.1", *FAST]), 0)
+    paper = fit_outcome(compose_config(["benchmark=fade", "noise=0.1", sub_only, *FAST]), 0)
     assert paper.result.gain_floor is None  # no noise model: the configured floor
+
+
+def test_a_superunit_model_on_the_l1_target_warns_about_its_start_terms():
+    """An exact diffusion-wave solution (D_t^1.35 u = 0.5 R^1.5 u): the default method's L1
+    target lands on the super-unit branch with a biased alpha and says why; the exact target's
+    fit does not warn."""
+    from weakpareto.benchmarks.generators import generate
+
+    cfg = {
+        "name": "wave",
+        "generator": {"kind": "mittag_leffler",
+                      "ic": {"harmonics": [{"fn": "sin", "m": 1, "amp": 1.0, "phase": 0.3},
+                                           {"fn": "cos", "m": 2, "amp": 0.6}]}},
+        "grid": {"nt": 151, "nx": 96, "T": 3.0, "L": 4 * np.pi, "t_endpoint": True},
+        "truth": {"mode": "sup", "alpha": 1.35, "operator": "riesz",
+                  "terms": [{"power": 0, "order": 1.5, "coef": 0.5}]},
+    }  # fmt: skip
+    f = generate(cfg, 0)
+    kw = dict(operator="riesz", alpha_range=(0.2, 1.9), beta_range=(0.3, 3.0), powers=(0,))
+    default = WeakPareto(**kw).fit(f.u, f.t, f.x)
+    assert default.mode_ == "sup" and abs(default.alpha_ - 1.35) > 0.05
+    (note,) = [w for w in default.warnings_ if w.code == "superunit_start"]
+    assert note.level == "warning" and "method=weak_pareto_exact" in note.message
+    exact = WeakPareto(method="weak_pareto_exact", **kw).fit(f.u, f.t, f.x)
+    assert abs(exact.alpha_ - 1.35) <= 0.01
+    assert not [w for w in exact.warnings_ if w.code == "superunit_start"]

@@ -11,6 +11,7 @@ from weakpareto.numerics import operators as ops
 from weakpareto.numerics.weak_caputo import (
     PolynomialBumps,
     initial_weights,
+    model_initial_weights,
     polynomial_bumps,
     with_initial_terms,
 )
@@ -117,6 +118,33 @@ def test_initial_weights_are_exact_on_quadratics(fit):
     c0, c1 = initial_weights(t.size, t[1] - t[0], 7, fit)
     assert c0 @ u == pytest.approx(1.5, abs=1e-12)
     assert c1 @ u == pytest.approx(-2.0, abs=1e-10)
+
+
+@pytest.mark.parametrize("alpha", [0.6, 1.3, 1.7])
+def test_model_initial_weights_are_exact_on_the_caputo_start_terms(alpha):
+    """u = u0 + u1 t + a t^alpha + b t^(alpha+1) (super-unit; sub-unit: u0 + a t^alpha +
+    b t^(2 alpha)): the Caputo basis returns u(0) and u'(0) exactly; a quadratic does not."""
+    t = np.linspace(0.0, 1.0, 201)
+    dt = t[1] - t[0]
+    sup = alpha > 1
+    u = 0.7 + 0.8 * t**alpha + (-0.5 * t ** (alpha + 1) if sup else -0.5 * t ** (2 * alpha))
+    u = u + (0.3 * t if sup else 0.0)
+    c0, c1 = model_initial_weights(t.size, dt, [alpha, alpha], 8, sup)
+    assert c0.shape == c1.shape == (2, t.size)
+    np.testing.assert_allclose(c0 @ u, 0.7, atol=1e-11)
+    np.testing.assert_allclose(c1 @ u, 0.3 if sup else 0.0, atol=1e-9)
+    if sup:
+        _, quad = initial_weights(t.size, dt, 8, True)
+        assert abs(quad @ u - 0.3) > 0.01  # t^alpha defeats a polynomial slope
+
+
+def test_per_order_initial_terms_match_the_single_order_form():
+    t = np.linspace(0.0, 1.0, 101)
+    w = BUMP.right_derivative(t, [1.3, 1.6])  # (2, 1, nt)
+    c0, c1 = model_initial_weights(t.size, t[1] - t[0], [1.3, 1.6], 6, True)
+    both = with_initial_terms(w, t, c0, c1)
+    for g in range(2):
+        np.testing.assert_array_equal(both[g], with_initial_terms(w[g], t, c0[g], c1[g]))
 
 
 def test_bumps_vanish_outside_support_and_are_normalised():

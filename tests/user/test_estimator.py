@@ -134,3 +134,13 @@ def test_2d_test_counts_and_operator_checked_before_fitting():
     assert m.validate(u, t, x, x).shape == (24, 16, 16)
     with pytest.raises(UserInputError, match="operator='caputo'"):
         m.set_params(operator="caputo").fit(u, t, x, x)
+
+
+def test_from_json_refuses_what_is_not_an_estimator_state():
+    from weakpareto.errors import UserInputError
+
+    for text in ("{}", '{"equation": "u_t = u"}', "[1, 2]"):
+        with pytest.raises(UserInputError, match="not a WeakPareto state") as err:
+            WeakPareto.from_json(text)
+        assert "\n" not in str(err.value)
+    assert WeakPareto.from_json('{"params": {"max_terms": 3}}').max_terms == 3  # unfitted state

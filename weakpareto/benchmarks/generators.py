@@ -58,6 +58,7 @@ from weakpareto.benchmarks.catalogue import (
 )
 from weakpareto.benchmarks.kdv import generate_kdv
 from weakpareto.benchmarks.ks import generate_ks
+from weakpareto.benchmarks.particles import levy_flight_density
 from weakpareto.numerics.mittag_leffler import mittag_leffler
 from weakpareto.numerics.operators import directional_multiplier, riesz_multiplier, wavenumbers
 
@@ -242,19 +243,28 @@ def _gen_superunit(cfg: Mapping[str, Any], seed: int) -> Field:
 
 
 def _gen_mittag_leffler(cfg: Mapping[str, Any], seed: int) -> Field:
-    """Any linear Caputo equation ``D_t^alpha u = L u`` (0 < alpha < 2, alpha != 1) from
-    harmonics, ``u_hat(k, t) = u_hat(k, 0) E_{alpha,1}(lambda(k) t^alpha)`` (zero initial
-    velocity when alpha > 1); exact to the Mittag-Leffler evaluation (ours, beyond the paper;
-    docs/method/benchmarks.md#time-fractional-benchmarks-of-our-own)."""
+    """Any linear Caputo equation ``D_t^alpha u = L u`` (0 < alpha < 2) from harmonics,
+    ``u_hat(k, t) = u_hat(k, 0) E_{alpha,1}(lambda(k) t^alpha)`` (alpha = 1: the exponential;
+    alpha > 1: zero initial velocity, or ``generator.ic.velocity`` harmonics ``v_0`` adding
+    ``t E_{alpha,2}(lambda t^alpha) v_0_hat``); exact to the Mittag-Leffler evaluation (ours,
+    beyond the paper; docs/method/benchmarks.md#time-fractional-benchmarks-of-our-own)."""
     t, x, _ = make_grid(get_path(cfg, "grid"))
     L = pos_float(cfg, "grid.L")
     mode, alpha = truth_mode_alpha(cfg)
-    if mode == "int":
-        raise ValueError("generator kind 'mittag_leffler' needs a Caputo truth.mode (sub or sup)")
     u0 = harmonics((x,), (L,), get_path(cfg, "generator.ic.harmonics"))
     lam = _linear_symbol(cfg, wavenumbers(x.size, L))
+    if mode == "int":  # E_{1,1}(z) = exp(z): the exact exponential of the same equation
+        u = np.real(np.fft.ifft(_propagate_exponential(np.fft.fft(u0), lam, t), axis=-1))
+        return Field(u, t, x, meta=field_meta(cfg, seed, False))
     tol = float(opt_path(cfg, "generator.active_tol", 1e-9))
     spec, max_arg = _propagate_ml(np.fft.fft(u0), lam, t, alpha, tol)
+    velocity = opt_path(cfg, "generator.ic.velocity", None)
+    if velocity is not None:  # u_t(0) = v0 (alpha > 1): + t E_{alpha,2}(lambda t^alpha) v0_hat
+        if mode != "sup":
+            raise ValueError("generator.ic.velocity needs truth.mode 'sup' (1 < alpha < 2)")
+        v0_hat = np.fft.fft(harmonics((x,), (L,), velocity))
+        z = np.multiply.outer(t**alpha, lam)
+        spec = spec + t[:, None] * mittag_leffler(z, alpha, 2.0) * v0_hat
     u = np.real(np.fft.ifft(spec, axis=-1))
     return Field(u, t, x, meta=field_meta(cfg, seed, False, max_abs_z=max_arg))
 
@@ -340,6 +350,7 @@ GENERATORS: dict[str, Callable[[Mapping[str, Any], int], Field]] = {
     "twod": _gen_twod,
     "ks": generate_ks,
     "kdv": generate_kdv,
+    "levy_flight": levy_flight_density,
 }
 
 

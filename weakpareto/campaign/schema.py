@@ -32,6 +32,7 @@ from weakpareto.errors import UserInputError
 from weakpareto.fit.spec import DomainRequest, FeatureKind, MethodKindName
 from weakpareto.library.noise_covariance import NoiseModel
 from weakpareto.library.weak import PowerMode, SpatialTests
+from weakpareto.library.weak_exact import InitialEstimate
 from weakpareto.method.discovery import max_seed_offset as search_seed_offset
 from weakpareto.method.search import power_patterns
 from weakpareto.method.settings import ElbowPoints, SelectionRule, StabilityRule, Updating
@@ -145,7 +146,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     "method.features": get_args(FeatureKind),
     "domain": get_args(DomainRequest),
     "method.temporal_target": ("l1", "exact"),
-    "method.initial": ("sample", "fit"),
+    "method.initial": get_args(InitialEstimate),
     "method.test_widths": ("paper", "corner"),
     "method.integer_test": ("bound", "always"),
     "method.noise_model": get_args(NoiseModel),

@@ -73,6 +73,24 @@ def applicable(spec: FitSpec, two_d: bool, domain: str) -> tuple[FitSpec, list[F
     return spec, notes
 
 
+def start_term_notes(spec: FitSpec, source_name: str, result: DiscoveryResult) -> list[FitWarning]:
+    """A warning when a super-unit model was fitted with the L1 time target: its start terms
+    (u(0), u'(0)) are those of a polynomial, while a Caputo solution starts like t^alpha, which
+    biases alpha (docs/method/extensions.md#caputo-start-terms)."""
+    eq = result.final
+    if eq.mode != "sup" or spec.features != "weak" or source_name == "periodic_exact":
+        return []
+    return [
+        FitWarning(
+            "superunit_start",
+            f"alpha={eq.alpha:.4f} is super-unit and the paper's L1 time target reads the start "
+            "of a Caputo solution (t^alpha) as a slope, which biased alpha by 0.06-0.2 on exact "
+            "diffusion-wave solutions; refit with method=weak_pareto_exact, whose target fits "
+            "the start by the solution's expansion (docs/method/extensions.md#caputo-start-terms)",
+        )
+    ]
+
+
 def fit(
     field: FitField, spec: FitSpec, progress: ProgressFn | None = None, rescaled: bool = False
 ) -> FitOutcome:
@@ -92,7 +110,9 @@ def fit(
         source_name=fitted.source_name,
         two_d=field.two_d,
         resamplable=kind.resamplable and spec.features == "weak" and fitted.source is not None,
-        notes=tuple(choice.notes() + notes),
+        notes=tuple(
+            choice.notes() + notes + start_term_notes(spec, fitted.source_name, fitted.result)
+        ),
     )
 
 

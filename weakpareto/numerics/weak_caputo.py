@@ -160,6 +160,44 @@ def initial_weights(
     return c0, c1
 
 
+def caputo_start_basis(s: FloatArray, alphas: FloatArray, superunit: bool) -> FloatArray:
+    """Leading terms of a Caputo solution at its start, ``(G, n, q)`` for the times ``s`` after
+    the start and each order of ``alphas``.
+
+    For ``C D^alpha u = F(u)`` with ``F`` smooth, ``u = u(0) + F(u(0)) t^alpha / Gamma(alpha + 1)
+    + O(t^{2 alpha})`` for ``0 < alpha < 1`` and ``u = u(0) + u'(0) t + F(u(0)) t^alpha /
+    Gamma(alpha + 1) + O(t^{alpha + 1})`` for ``1 < alpha < 2``: the basis is
+    ``{1, t^alpha, t^{2 alpha}}`` and ``{1, t, t^alpha, t^{alpha + 1}}``. A polynomial basis
+    cannot follow ``t^alpha`` and biases ``u'(0)``, which enters every superunit target."""
+    a = np.asarray(alphas, dtype=float)[:, None]
+    t = np.asarray(s, dtype=float)[None, :]
+    ones = np.ones_like(a * t)
+    if superunit:
+        cols = [ones, ones * t, t**a, t ** (a + 1.0)]
+    else:
+        cols = [ones, t**a, t ** (2.0 * a)]
+    return np.stack(cols, axis=-1)
+
+
+def model_initial_weights(
+    nt: int, dt: float, alphas: ArrayLike, points: int, superunit: bool
+) -> tuple[FloatArray, FloatArray]:
+    """Weights ``c0, c1`` of shape ``(G, nt)``: ``u(0) ≈ c0[g] @ u`` and ``u'(0) ≈ c1[g] @ u``
+    from the least-squares fit of the first ``points`` samples by :func:`caputo_start_basis` at
+    order ``alphas[g]`` (``c1`` is zero for sub-unit orders)."""
+    alphas = np.atleast_1d(np.asarray(alphas, dtype=float))
+    q = 4 if superunit else 3
+    n = min(max(int(points), q + 1), nt)
+    basis = caputo_start_basis(dt * np.arange(n, dtype=np.float64), alphas, superunit)
+    coef = np.linalg.pinv(basis)  # (G, q, n)
+    c0 = np.zeros((alphas.size, nt))
+    c1 = np.zeros((alphas.size, nt))
+    c0[:, :n] = coef[:, 0]
+    if superunit:
+        c1[:, :n] = coef[:, 1]
+    return c0, c1
+
+
 def with_initial_terms(
     weights: FloatArray, t: FloatArray, c0: FloatArray, c1: FloatArray | None
 ) -> FloatArray:
@@ -169,6 +207,10 @@ def with_initial_terms(
     ``weights`` has shape ``(..., nt)``; the result is an exact linear functional of ``u``, so
     the noise covariance of the target follows from it (:mod:`weakpareto.library.noise_covariance`).
     """
+    c0 = np.asarray(c0)
+    if c0.ndim == 2:  # one estimate per order: weights (G, K, nt), c0 and c1 (G, nt)
+        c0 = c0[:, None, :]
+        c1 = None if c1 is None else np.asarray(c1)[:, None, :]
     out = weights - weights.sum(axis=-1, keepdims=True) * c0
     if c1 is not None:
         out = out - (weights @ (t - t[0]))[..., None] * c1

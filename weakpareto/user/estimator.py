@@ -515,6 +515,12 @@ class WeakPareto:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> WeakPareto:
         """Rebuild an estimator (fitted if ``d`` holds a result) from :meth:`to_dict` output."""
+        if not isinstance(d, dict) or not ({"params", "result"} & set(d)):
+            keys = ", ".join(map(str, d)) if isinstance(d, dict) else type(d).__name__
+            raise UserInputError(
+                f"not a WeakPareto state: it has no 'params' or 'result' (got {keys or 'nothing'});"
+                " pass the output of to_dict()/to_json() or the JSON that wp discover writes"
+            )
         params = dict(d.get("params", {}))
         for k in ("alpha_range", "beta_range", "powers", "test_counts"):
             if isinstance(params.get(k), list):

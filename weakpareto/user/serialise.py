@@ -53,6 +53,7 @@ def result_to_dict(res: DiscoveryResult) -> dict[str, Any]:
         "final": res.final.to_dict(),
         "fit_error": finite_or_none(res.fit_error),
         "timings": {k: float(v) for k, v in res.timings.items()},
+        "gain_floor": None if res.gain_floor is None else float(res.gain_floor),
     }
 
 
@@ -66,6 +67,7 @@ def result_from_dict(d: dict[str, Any]) -> DiscoveryResult:
         final=Equation.from_dict(d["final"]),
         fit_error=as_float(d["fit_error"]),
         timings={k: float(v) for k, v in d.get("timings", {}).items()},
+        gain_floor=None if d.get("gain_floor") is None else float(d["gain_floor"]),
     )
 
 
