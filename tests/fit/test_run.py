@@ -133,3 +133,14 @@ def test_a_superunit_model_on_the_l1_target_warns_about_its_start_terms():
     exact = WeakPareto(method="weak_pareto_exact", **kw).fit(f.u, f.t, f.x)
     assert abs(exact.alpha_ - 1.35) <= 0.01
     assert not [w for w in exact.warnings_ if w.code == "superunit_start"]
+
+
+def test_a_superunit_branch_in_range_does_not_lower_the_noise_floor():
+    """The super-unit targets' noise share leaves out the samples behind u'(0): the floor comes
+    from the unit group, so widening alpha_range past 1 keeps it (it fell to the 1e-8 default)."""
+    over = ["benchmark=fade", "method=weak_pareto_exact", "noise=0.1", *FAST]
+    sub = fit_outcome(compose_config([*over, "benchmark.library.alpha_range=[0.6,0.99]"]), 0)
+    wide = fit_outcome(compose_config([*over, "benchmark.library.alpha_range=[0.6,1.05]"]), 0)
+    assert sub.result.gain_floor is not None and wide.result.gain_floor is not None
+    assert wide.result.gain_floor > 100 * 1e-8
+    assert 0.5 < wide.result.gain_floor / sub.result.gain_floor < 2.0

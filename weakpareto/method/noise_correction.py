@@ -107,9 +107,12 @@ class NoiseCorrection:
             for mode, nodes, off in branches
             for idx in [off + np.arange(nodes.size)]
         }
-        noise_share = min(
-            float(np.min(noise[idx] / np.maximum(raw[idx], TINY))) for idx in groups.values()
-        )
+        shares = {
+            g: float(np.min(noise[idx] / np.maximum(raw[idx], TINY))) for g, idx in groups.items()
+        }
+        # The super-unit targets' share leaves out the noise of the samples behind u'(0), which
+        # enters them with a large weight: it understates their noise; the unit group decides.
+        noise_share = shares.get("unit", min(shares.values()))
         for c, ref in zip(covs, refs):
             for g, idx in groups.items():
                 c[np.ix_(idx, idx)] -= ref[g]
