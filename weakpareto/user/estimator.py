@@ -47,7 +47,7 @@ from weakpareto.fit.checks import (
 from weakpareto.fit.kinds import check_supported
 from weakpareto.fit.run import FitOutcome, fit, resolve_power_mode
 from weakpareto.fit.sources import FitField
-from weakpareto.fit.spec import FitSpec, groups_of_params, spec_from_groups
+from weakpareto.fit.spec import Bootstrap, FitSpec, groups_of_params, spec_from_groups
 from weakpareto.method.settings import (
     DEFAULT_C_MAX,
     DEFAULT_USER_METHOD,
@@ -267,8 +267,6 @@ class WeakPareto:
         (:data:`weakpareto.fit.spec.PARAMETERS`), the same translation as ``wp run``."""
         p = check_params(self.get_params())
         unc = check_uncertainty(self.get_params())
-        from weakpareto.fit.spec import Bootstrap
-
         boot = None if unc["uncertainty"] is None else Bootstrap(unc["n_boot"], unc["level"])
         spec = spec_from_groups(
             groups_of_params(p), p["seed"], domain=p["domain"], uncertainty=boot
