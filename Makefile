@@ -24,9 +24,10 @@ LAUNCH = $(LAUNCH_$(LAUNCHER)) $(LAUNCH_ARGS)
 # code (campaign/provenance.py), so `make reproduce` recomputes what the current code computes.
 EXPERIMENTS = main main_deferred rdnoise robustness ablation superunit gaussian appendix ksens \
               margin twod twod_width twod_resolution yu
-.PHONY: install demo test test-slow lint typecheck format tables reproduce diagnostics bench clean \
-        reproduce-frozen-soil reproduce-beyond reproduce-uncertainty reproduce-yu-fast \
-        reproduce-independent \
+.PHONY: install browser demo test test-slow lint typecheck format tables reproduce diagnostics bench clean \
+        reproduce-frozen-soil reproduce-beyond reproduce-uncertainty reproduce-calibration \
+        reproduce-yu-fast \
+        reproduce-independent reproduce-measurement reproduce-model-class \
         $(addprefix reproduce-,$(EXPERIMENTS))
 
 $(BIN)/.installed: pyproject.toml
@@ -43,11 +44,23 @@ demo: install
 
 ## default test suite (< 10 min on 2 cores; long reproduction checks are marked slow), after
 ## lint (ruff) and type checks (mypy): a style or type error fails `make test` and CI
-test: install
+test: install browser
 	$(BIN)/ruff check weakpareto tests scripts
 	$(BIN)/ruff format --check weakpareto tests scripts
 	$(BIN)/mypy weakpareto
 	$(BIN)/pytest -q
+
+## headless Chromium for the rendered-page test (tests/reporting/html/test_browser.py): installed
+## with apt-get (root, or sudo without a password) when missing; otherwise a one-line note and the
+## test is skipped — never a failure of the target
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || { \
+	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO="sudo -n"; \
+	  if command -v apt-get >/dev/null 2>&1; then \
+	    { $$SUDO apt-get install -y -q chromium || { $$SUDO apt-get update -q && \
+	      $$SUDO apt-get install -y -q chromium; }; } >/dev/null 2>&1 || \
+	    echo "note: chromium could not be installed with apt-get; the browser test is skipped"; \
+	  else echo "note: no apt-get to install chromium; the browser test is skipped"; fi; }
 
 test-slow: install
 	$(BIN)/pytest -q -m slow
@@ -62,9 +75,9 @@ typecheck: install
 format: install
 	$(BIN)/ruff format weakpareto tests scripts
 
-## LaTeX tables (+ paper-vs-ours files) from the Parquet results
+## LaTeX tables (+ paper-vs-ours files) and the results page results/report/index.html
 tables: install
-	$(WP) report results_dir=$(RUNS) out_dir=results/tables
+	$(WP) report results_dir=$(RUNS) out_dir=results/tables html_dir=results/report
 
 # one target per paper table: `make reproduce-<experiment>` runs conf/experiment/<experiment>.yaml
 $(filter-out reproduce-appendix reproduce-yu,$(addprefix reproduce-,$(EXPERIMENTS))): reproduce-%: install
@@ -98,6 +111,16 @@ reproduce-beyond: install
 reproduce-independent: install
 	$(BIN)/python scripts/independent_suite.py --out-dir results/independent
 
+## tab_experiments: several short experiments of one equation (exact Mittag-Leffler modes),
+## each fitted alone and all pooled in one fit, at 0 and 1 % noise, ~5 s
+reproduce-measurement: install
+	$(BIN)/python scripts/measurement_experiments.py --out-dir results/measurement
+
+## tab_model_class: advection with Riesz dispersion (exact per-mode solutions) fitted with the
+## families [directional, riesz] together and each alone, at alpha 1 and 0.8, clean and 1 % noise
+reproduce-model-class: install
+	$(BIN)/python scripts/model_class.py --out-dir results/model_class
+
 ## tab_uncertainty: coverage of the block-bootstrap intervals (uncertainty=bootstrap)
 ## on FADE, Burgers and RD space at 1/5/10 % noise, 20 seeds each, then the table and the plot
 UNCERTAINTY = results/uncertainty
@@ -105,6 +128,11 @@ reproduce-uncertainty: install
 	$(WP) run -m +experiment=uncertainty workers=$(WORKERS) results_dir=$(UNCERTAINTY)/runs \
 	    progress=false $(LAUNCH)
 	$(BIN)/python scripts/uncertainty_table.py --runs $(UNCERTAINTY)/runs --out-dir $(UNCERTAINTY)
+
+## tab_calibration: the interval calibration fitted on some equations and judged on others
+## (scripts/calibration_split.yaml; 456 fits with their bootstrap, resumable), ~30 min on 2 cores
+reproduce-calibration: install
+	$(BIN)/python scripts/calibrate_intervals.py --out-dir $(UNCERTAINTY) --workers $(WORKERS)
 
 ## tab:frozen-soil from the creep records you supply (third-party, not redistributed):
 ## make reproduce-frozen-soil CLAY=clay.csv SILT=silt.csv [STRAIN_KEY=ex] [T_KEY=t]

@@ -1,7 +1,12 @@
-"""Shared fixtures: the shipped FADE field on its grid."""
+"""Shared fixtures: the shipped FADE field on its grid; a parser for the HTML pages and the
+headless browser that renders them."""
 
 from __future__ import annotations
 
+import shutil
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from importlib import resources
 
 import numpy as np
@@ -20,3 +25,85 @@ def noisy_fade(fade_field):
     u, t, x = fade_field
     rng = np.random.default_rng(0)
     return u * (1 + 0.1 * rng.uniform(-1, 1, u.shape)), t, x
+
+
+# -- HTML pages ---------------------------------------------------------------------------------
+VOID_TAGS = frozenset({"img", "meta", "br", "hr", "link", "input", "source", "col", "wbr"})
+
+
+@dataclass
+class Node:
+    """One element of a parsed page: tag, attributes, children and text."""
+
+    tag: str
+    attrs: dict[str, str]
+    children: list[Node] = field(default_factory=list)
+    parts: list[str | Node] = field(default_factory=list)
+
+    @property
+    def classes(self) -> set[str]:
+        return set(self.attrs.get("class", "").split())
+
+    def text(self) -> str:
+        return "".join(p if isinstance(p, str) else p.text() for p in self.parts)
+
+    def iter(self, tag: str | None = None) -> Iterator[Node]:
+        for c in self.children:
+            if tag is None or c.tag == tag:
+                yield c
+            yield from c.iter(tag)
+
+    def find(self, tag: str | None = None, **attrs: str) -> Node | None:
+        return next(
+            (n for n in self.iter(tag) if all(n.attrs.get(k) == v for k, v in attrs.items())), None
+        )
+
+
+class _TreeBuilder(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = Node("#root", {})
+        self.stack = [self.root]
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        node = Node(tag, {k: v or "" for k, v in attrs})
+        self.stack[-1].children.append(node)
+        self.stack[-1].parts.append(node)
+        if tag not in VOID_TAGS:
+            self.stack.append(node)
+
+    def handle_endtag(self, tag: str) -> None:
+        for i in range(len(self.stack) - 1, 0, -1):
+            if self.stack[i].tag == tag:
+                del self.stack[i:]
+                return
+
+    def handle_data(self, data: str) -> None:
+        self.stack[-1].parts.append(data)
+
+
+def parse_html(text: str) -> Node:
+    """The element tree of an HTML text (standard-library parser)."""
+    builder = _TreeBuilder()
+    builder.feed(text)
+    builder.close()
+    return builder.root
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    """The headless browser for the rendered-page tests (skipped without one)."""
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        exe = shutil.which(name)
+        if exe:
+            return exe
+    pytest.skip(
+        "no chromium binary on PATH: install it (Debian: apt-get install chromium; `make test` "
+        "does when apt-get is available) to check the pages in a real browser"
+    )
+
+
+@pytest.fixture(scope="session")
+def parse_page() -> Callable[[str], Node]:
+    """:func:`parse_html`, for the tests of the HTML pages."""
+    return parse_html

@@ -423,6 +423,7 @@ BAD_INPUT: list[tuple[str, list[str], str]] = [
     ("report", ["results_dir=FILE"], "is a file"),
     ("report", ["out_dir=FILE"], "is a file"),
     ("report", ["out_dir=/proc/nope"], "cannot create"),
+    ("report", ["html_dir=FILE"], "is a file"),
 ]
 BASE = {
     "run": ["benchmark=fade", "results_dir=res", "seeds=2", "progress=false"],

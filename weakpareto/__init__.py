@@ -12,15 +12,26 @@ from weakpareto._version import __version__
 
 if TYPE_CHECKING:
     from weakpareto.user.estimator import WeakPareto
-    from weakpareto.user.long_tables import long_table_to_grid, long_table_to_grid_2d
+    from weakpareto.user.long_tables import (
+        long_table_to_experiments,
+        long_table_to_grid,
+        long_table_to_grid_2d,
+    )
 
-__all__ = ["WeakPareto", "__version__", "long_table_to_grid", "long_table_to_grid_2d"]
+__all__ = [
+    "WeakPareto",
+    "__version__",
+    "long_table_to_experiments",
+    "long_table_to_grid",
+    "long_table_to_grid_2d",
+]
 
 #: public name -> module that defines it (imported on first use)
 _LAZY = {
     "WeakPareto": "weakpareto.user.estimator",
     "long_table_to_grid": "weakpareto.user.long_tables",
     "long_table_to_grid_2d": "weakpareto.user.long_tables",
+    "long_table_to_experiments": "weakpareto.user.long_tables",
 }
 
 

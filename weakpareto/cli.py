@@ -10,8 +10,8 @@ and so is a key given twice or one the subcommand would ignore, such as ``out=``
 Ctrl-C (or SIGTERM during ``wp run``) one line saying what was saved and exit code 130.
 
 Subcommands: ``generate`` (write a benchmark field), ``run`` (discovery over seeds, Parquet),
-``report`` (LaTeX tables from Parquet), ``discover`` (your own data), ``bench`` (timings),
-``kelvin`` (fractional Kelvin creep fit of a creep record).
+``report`` (LaTeX tables and the results page from Parquet), ``discover`` (your own data),
+``bench`` (timings), ``kelvin`` (fractional Kelvin creep fit of a creep record).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ SWEEP_FLAGS = ("-m", "--multirun")
 SUBCOMMANDS: dict[str, str] = {
     "generate": "generate a benchmark field: wp generate benchmark=fade noise=0.1 out=f.npz",
     "run": "discover per seed, print equations, write Parquet: wp run benchmark=fade noise=0.1",
-    "report": "render the paper's LaTeX tables from Parquet: wp report",
+    "report": "render the paper's LaTeX tables and the results page from Parquet: wp report",
     "discover": "discover an equation in your own data: wp discover data=f.npz out=r.json",
     "bench": "time the pipeline per stage and write results/bench/*.csv: wp bench",
     "status": "done/failed/missing seeds of a sweep: wp status -m <the wp run overrides>",
@@ -39,7 +39,11 @@ SUBCOMMANDS: dict[str, str] = {
     "kelvin": "fractional Kelvin creep fit of a record: wp kelvin data=c.csv load=1.11 out=r.json",
 }
 
-REPORT_OPTIONS = {"results_dir": "results/runs", "out_dir": "results/tables"}
+REPORT_OPTIONS = {
+    "results_dir": "results/runs",
+    "out_dir": "results/tables",
+    "html_dir": "results/report",
+}
 #: Keys of the shared config read by `wp run` (and `wp status`, which mirrors it) but not by
 #: `wp generate`, and the other way round: given to the other subcommand they would be ignored.
 RUN_ONLY_KEYS = (
@@ -158,7 +162,7 @@ def run_help() -> str:
             "intervals for",
             "                         alpha, orders and coefficients, inclusion, S_beta and "
             "warnings in the",
-            "                         Parquet row (null: off)",
+            "                         Parquet row (raw, calibrated); prints calibrated (null: off)",
             "  n_boot=<n>             resamples of uncertainty=bootstrap (200)",
             "  level=<p>              interval level of uncertainty=bootstrap (0.9)",
             "  search.<key>=<v>       any constant of conf/search/paper.yaml, e.g. "
@@ -194,8 +198,10 @@ def run_help() -> str:
 
 def report_help() -> str:
     return (
-        "usage: wp report [results_dir=results/runs] [out_dir=results/tables]\n"
-        "LaTeX tables, paper-vs-ours files and the robustness figure from the Parquet results.\n"
+        "usage: wp report [results_dir=results/runs] [out_dir=results/tables] "
+        "[html_dir=results/report]\n"
+        "LaTeX tables, paper-vs-ours files and the robustness figure from the Parquet results;\n"
+        "html_dir=: the results page index.html (static: open it from disk, no server).\n"
         "Prints (stderr) how many runs behind each table failed — listed in its paper-vs-ours "
         "file —\nand how many compared cells are the same as the paper's at its precision."
     )
@@ -216,7 +222,9 @@ def discover_help() -> str:
             "                           long table with columns t, x, u (required); 2-D: also y "
             "(ny) with",
             "                           u (nt x nx x ny), or a column y; linear terms only, "
-            "powers=[0]",
+            "powers=[0];",
+            "                           several experiments of one equation: data=[a.npz,b.npz] "
+            "or a column experiment",
             "  out=<result.json>        result file, must end in .json (required)",
             "  period=<L>               spatial period (nx*dx); give (nx-1)*dx for a grid that "
             "includes",
@@ -225,11 +233,14 @@ def discover_help() -> str:
             "  plot=<front.png>         also draw the Pareto front (validation error per support "
             "size,",
             "                           selected model and search stop marked; .png/.pdf/.svg)",
+            "  report=<fit.html>        also write one self-contained HTML page of the fit: data,",
+            "                           front, equation, weak residual map, intervals, warnings",
             "  u_key=<name>             variable of u in a .npz/.mat (u, usol, U or uu)",
             "  t_key=<name>             variable of t (t or tt)",
             "  x_key=<name>             variable of x (x or xx)",
             "  y_key=<name>             2-D: variable of y (y or yy)",
-            "  operator=directional     directional ((ik)^beta) or riesz (-|k|^beta)",
+            "  operator=directional     directional ((ik)^beta), riesz (-|k|^beta) or auto",
+            "                           (each term's family chosen by the data)",
             "  alpha_range=[0.5,1.5]    time-order search interval inside (0, 2)",
             "  beta_range=[0.5,2.0]     space-order interval, lo >= 0 (lo = 0 admits the term u)",
             "  powers=[0,1,2]           powers p of the terms u^p X_beta u",
@@ -269,12 +280,12 @@ def bench_help() -> str:
     return (
         "usage: wp bench [benchmarks=fade,burgers,rd_space,rd_timespace] [repeats=3] "
         "[scaling=true]\n"
-        "                [uncertainty=true] [out_dir=results/bench] "
+        "                [uncertainty=true] [startup=true] [out_dir=results/bench] "
         "[overrides='search.maxiter=24;...']\n"
         "Per-stage timings (median of repeats, one BLAS thread) in the fast mode and the paper's "
         "optimiser\nmode (immediate updating), peak memory, scaling in K and grid size, the "
         "cost of uncertainty=bootstrap,\ncompared with the published implementation's time per "
-        "extra seed; writes out_dir/*.csv."
+        "extra seed, the whole-process start-up of wp commands; writes out_dir/*.csv."
     )
 
 
@@ -418,7 +429,9 @@ def _report_options(overrides: list[str]) -> dict[str, str]:
     opts = dict(o.split("=", 1) for o in overrides)
     bad = set(opts) - set(REPORT_OPTIONS)
     if bad:
-        raise UserInputError(f"unknown report option(s) {sorted(bad)}; use results_dir=, out_dir=")
+        raise UserInputError(
+            f"unknown report option(s) {sorted(bad)}; use results_dir=, out_dir=, html_dir="
+        )
     return {**REPORT_OPTIONS, **opts}
 
 
@@ -440,7 +453,7 @@ def dispatch(sub: str, args: list[str]) -> None:
     elif sub == "run":
         _reject_flags(sub, flags, SWEEP_FLAGS)
         multirun = any(f in SWEEP_FLAGS for f in flags)
-        from weakpareto.campaign.chunks import is_chunked
+        from weakpareto.campaign.launch_options import is_chunked
         from weakpareto.campaign.overrides import check_bootstrap_keys
 
         check_bootstrap_keys(overrides, multirun)
@@ -449,9 +462,15 @@ def dispatch(sub: str, args: list[str]) -> None:
 
             run_chunked(overrides)
             return
-        from weakpareto.campaign.compose import validate_run_overrides
+        from weakpareto.campaign.compose import user_overrides, validate_run_overrides
 
-        validate_run_overrides(overrides, multirun)
+        composed: list = []  # the job's config when there is one job (no -m)
+        validate_run_overrides(overrides, multirun, None if multirun else composed)
+        if composed and user_overrides(overrides) == overrides:  # one job, no hydra keys
+            from weakpareto.campaign.runner import run_composed
+
+            run_composed(composed[0])  # the config composed above: not composed again
+            return
         from weakpareto.campaign.runner import hydra_run_entry
 
         # Hand over to Hydra (multirun launchers, e.g. joblib, work as usual).
@@ -460,10 +479,12 @@ def dispatch(sub: str, args: list[str]) -> None:
     elif sub == "report":
         _reject_flags(sub, flags)
         opts = _report_options(overrides)
-        from weakpareto.campaign.paths import readable_dir, writable_dir
+        from weakpareto.campaign.paths import not_a_file, readable_dir, writable_dir
 
         readable_dir(opts["results_dir"], "results_dir")
+        not_a_file(opts["html_dir"], "html_dir")  # before out_dir= is created
         writable_dir(opts["out_dir"], "out_dir")
+        writable_dir(opts["html_dir"], "html_dir")
         from weakpareto.campaign.compact import compaction_hint
 
         hint = compaction_hint(opts["results_dir"])
@@ -471,7 +492,7 @@ def dispatch(sub: str, args: list[str]) -> None:
             print(f"wp report: {hint}", file=sys.stderr)
         from weakpareto.reporting.render import render_all
 
-        paths = render_all(opts["results_dir"], opts["out_dir"])
+        paths = render_all(opts["results_dir"], opts["out_dir"], html_dir=opts["html_dir"])
         if paths:
             _print("\n".join(str(p) for p in paths))
     elif sub == "discover":
@@ -484,7 +505,7 @@ def dispatch(sub: str, args: list[str]) -> None:
         kelvin_command(args)
     elif sub == "status":
         _reject_flags(sub, flags, SWEEP_FLAGS)
-        from weakpareto.campaign.chunks import split_chunk_size
+        from weakpareto.campaign.launch_options import split_chunk_size
         from weakpareto.campaign.overrides import check_bootstrap_keys
         from weakpareto.campaign.status import status_command
 

@@ -7,11 +7,19 @@ An :class:`Equation` is the encoding ``M = (m_alpha, alpha, p, beta, xi)`` of pa
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
 Mode = Literal["sub", "int", "sup"]
 OperatorKind = Literal["directional", "riesz", "gl_left"]
+#: Periodic spatial operator families a term may carry, in precedence order: ``directional``
+#: ``(i kappa)^beta``, ``riesz`` ``-|kappa|^beta``, ``directional_right`` ``(-i kappa)^beta``
+#: (docs/method/operators.md#families-per-term).
+Family = Literal["directional", "riesz", "directional_right"]
+FAMILIES: tuple[Family, ...] = ("directional", "riesz", "directional_right")
+
+#: Text symbol of each family's (or operator's) term; 2-D terms add their direction.
+_TEXT_SYMBOL = {"riesz": "R", "directional_right": "D_-x"}
 
 IDENTITY_TOL = 1e-8
 #: Operator-order tolerance tau_q (paper Sec. 5.1): two orders closer than this are the same
@@ -25,34 +33,46 @@ class Term:
 
     ``direction`` is the spatial coordinate the operator acts along in multi-dimensional
     models (``"x"`` or ``"y"``, paper Eq. twod-model); ``None`` in 1-D, where the operator acts
-    along the only spatial axis.
+    along the only spatial axis. ``family`` is the term's operator family when a model mixes
+    families (``u_t = -0.5 D_x^1 u + 0.3 R^1.5 u``); ``None`` means the equation's operator.
     """
 
     power: int
     order: float
     coef: float = 0.0
     direction: str | None = None
+    family: Family | None = None
 
     @property
     def is_identity(self) -> bool:
         return abs(self.order) <= IDENTITY_TOL
 
-    def _op_text(self, operator: OperatorKind) -> str:
+    def family_in(self, operator: str) -> str:
+        """The term's operator family in an equation of ``operator``."""
+        return operator if self.family is None else self.family
+
+    def _op_text(self, operator: str) -> str:
         if self.is_identity:
             return "u"
+        kind = self.family_in(operator)
         if self.direction is not None:
-            sym = f"R_{self.direction}" if operator == "riesz" else f"D_{self.direction}"
+            sym = f"R_{self.direction}" if kind == "riesz" else f"D_{self.direction}"
+            if kind == "directional_right":
+                sym = f"D_-{self.direction}"
             return f"{sym}^{self.order:.4f} u"
-        sym = "R" if operator == "riesz" else "D_x"
+        sym = _TEXT_SYMBOL.get(kind, "D_x")
         return f"{sym}^{self.order:.4f} u"
 
-    def _op_latex(self, operator: OperatorKind) -> str:
+    def _op_latex(self, operator: str) -> str:
         if self.is_identity:
             return "u"
-        if operator == "riesz":
+        kind = self.family_in(operator)
+        if kind == "riesz":
             sub = "" if self.direction is None else f"^{{({self.direction})}}"
             return rf"\mathcal{{R}}{sub}_{{{self.order:.2f}}}u"
         d = "x" if self.direction is None else self.direction
+        if kind == "directional_right":
+            return rf"D_{{-{d}}}^{{{self.order:.2f}}}u"
         return rf"D_{d}^{{{self.order:.2f}}}u"
 
     def text(self, operator: OperatorKind = "directional") -> str:
@@ -110,9 +130,18 @@ class Equation:
         return len(self.terms)
 
     def canonical(self) -> Equation:
-        """Terms sorted by (power, order, coef) (2-D: grouped by direction;
-        docs/method/search.md#canonical-order-of-terms)."""
-        terms = sorted(self.terms, key=lambda t: (t.power, t.direction or "", t.order, t.coef))
+        """Terms sorted by (power, order, family, coef) (2-D: grouped by direction;
+        docs/method/search.md#canonical-order-of-terms).
+
+        A term's family is written only where it differs from the equation's operator and the
+        term is not the identity (every family's order 0), so equal models compare equal.
+        """
+        terms = [
+            t if t.family is None or (t.family != self.operator and not t.is_identity)
+            else replace(t, family=None)
+            for t in self.terms
+        ]  # fmt: skip
+        terms.sort(key=lambda t: (t.power, t.direction or "", t.order, t.family or "", t.coef))
         return Equation(self.mode, self.alpha, tuple(terms), self.operator)
 
     def text(self, sig_digits: int | None = None) -> str:
@@ -158,7 +187,13 @@ class Equation:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Equation:
         terms = tuple(
-            Term(int(t["power"]), float(t["order"]), float(t["coef"]), t.get("direction"))
+            Term(
+                int(t["power"]),
+                float(t["order"]),
+                float(t["coef"]),
+                t.get("direction"),
+                t.get("family"),
+            )
             for t in d["terms"]
         )
         return cls(d["mode"], float(d["alpha"]), terms, d.get("operator", "directional"))
@@ -168,6 +203,8 @@ def _term_dict(t: Term) -> dict[str, Any]:
     out: dict[str, Any] = {"power": int(t.power), "order": float(t.order), "coef": float(t.coef)}
     if t.direction is not None:  # 1-D dictionaries stay exactly as before
         out["direction"] = str(t.direction)
+    if t.family is not None:  # single-family dictionaries too
+        out["family"] = str(t.family)
     return out
 
 

@@ -7,6 +7,7 @@ import json
 import math
 
 import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 from omegaconf import OmegaConf
 
@@ -16,6 +17,7 @@ from weakpareto.campaign.config import UNCERTAINTY_KEYS, config_hash
 from weakpareto.campaign.interval_columns import UNCERTAINTY_FIELDS
 from weakpareto.campaign.store import load_runs
 from weakpareto.errors import UserInputError
+from weakpareto.method.intervals import CALIBRATION, calibrate
 
 #: The smallest budget (a few seconds per seed with the bootstrap).
 TINY = [
@@ -33,8 +35,9 @@ def _cfg(tmp_path, *extra):
     )
 
 
-def test_run_with_uncertainty_writes_the_interval_columns(tmp_path):
+def test_run_with_uncertainty_writes_the_interval_columns(tmp_path, capsys):
     runner.run_config(_cfg(tmp_path, "uncertainty=bootstrap", "n_boot=8", "level=0.8"))
+    printed = capsys.readouterr().out
     row = load_runs(tmp_path).iloc[0]
     assert row["status"] == "ok"
     assert (row["uncertainty"], row["n_boot"], row["level"]) == ("bootstrap", 8, 0.8)
@@ -52,6 +55,34 @@ def test_run_with_uncertainty_writes_the_interval_columns(tmp_path):
     extra = json.loads(row["uncertainty_json"])
     assert extra["n_tiles"] >= 2 and len(extra["block"]) == 2
     assert isinstance(list(row["uncertainty_flags"]), list)
+    # the calibrated columns are the package's calibration of the raw ones, and are printed
+    assert json.loads(row["calibration"]) == {
+        q: [c.factor, c.floor, c.relative] for q, c in CALIBRATION.items()
+    }
+    for j in range(c):
+        raw = (row["coef_lo"][j], row["coef_hi"][j])
+        cal = calibrate(raw, row["coefs"][j], CALIBRATION["xi"])
+        assert (row["coef_cal_lo"][j], row["coef_cal_hi"][j]) == pytest.approx(cal)
+        assert cal[0] <= raw[0] and raw[1] <= cal[1]
+        if math.isfinite(row["order_lo"][j]):
+            cal = calibrate((row["order_lo"][j], row["order_hi"][j]), row["orders"][j],
+                            CALIBRATION["beta"])  # fmt: skip
+            assert (row["order_cal_lo"][j], row["order_cal_hi"][j]) == pytest.approx(cal)
+            assert f"order [{cal[0]:.4f}, {cal[1]:.4f}]" in printed
+    if row["mode"] != "int":
+        cal = calibrate((row["alpha_lo"], row["alpha_hi"]), row["alpha"], CALIBRATION["alpha"])
+        assert (row["alpha_cal_lo"], row["alpha_cal_hi"]) == pytest.approx(cal)
+    assert "calibrated 80 % intervals: alpha" in printed
+    # a file written before the calibrated columns existed reads them back as null
+    (path,) = [p for p in tmp_path.rglob("*.parquet") if not p.name.endswith(".front.parquet")]
+    table = pq.read_table(path)
+    old = [n for n in table.column_names if "_cal_" not in n and n != "calibration"]
+    pq.write_table(table.select(old), path)
+    back = load_runs(tmp_path).iloc[0]
+    assert back["alpha_lo"] == row["alpha_lo"] or row["mode"] == "int"
+    assert list(back["coef_lo"]) == list(row["coef_lo"])
+    assert back["coef_cal_lo"] is None and pd.isna(back["calibration"])
+    assert pd.isna(back["alpha_cal_lo"])
 
 
 def test_a_failed_bootstrap_keeps_the_fit_and_says_why(tmp_path, monkeypatch):

@@ -105,7 +105,7 @@ def test_round_trip_preserves_types(tmp_path):
     res.write_front_and_run(_path(tmp_path, seed=1), bad, [])
 
     schema = pq.read_schema(_path(tmp_path))
-    assert schema.metadata[b"weakpareto.schema_version"] == b"3"
+    assert schema.metadata[b"weakpareto.schema_version"] == b"4"
     for name in ("benchmark", "equation", "mode", "created_utc"):
         assert schema.field(name).type == pa.string()  # not large_string
     assert schema.field("powers").type == pa.list_(pa.int64())

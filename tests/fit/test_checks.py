@@ -215,3 +215,31 @@ def test_small_term_is_flagged(noisy_fade):
     out = check_small_terms(eq, _ctx(eq, source=lib), floor=0.02)
     assert [w.code for w in out] == ["small_term"]
     assert "u D_x^1.2000 u" in out[0].message and "max_terms=2" in out[0].message
+
+
+def _riesz_field(order: float, coef: float = 0.3):
+    """Exact solution of u_t = coef R^order u (Riesz symbol -|k|^order) on [0, 2 pi)."""
+    t = np.linspace(0.0, 1.0, 81)
+    x = np.linspace(0.0, 2 * np.pi, 64, endpoint=False)
+    u = np.zeros((t.size, x.size))
+    for k, a in ((1, 1.0), (2, 0.5), (3, 0.3), (5, 0.1)):
+        u += a * np.exp(-coef * k**order * t)[:, None] * np.cos(k * x + 0.3 * k)[None]
+    return u, t, x
+
+
+@pytest.mark.parametrize("true_order, advice", [(2.5, "widen it"), (1.5, "would not help")])
+def test_a_term_on_the_beta_bound_is_told_to_widen_only_when_that_fits_better(true_order, advice):
+    """Clean exact fields: a term on the upper bound 2.0 of beta_range when the truth is R^2.5
+    (an order beyond the range fits better: widen) and when the truth is R^1.5 with a spurious
+    bound term (no order beyond fits better: widening would not help)."""
+    from weakpareto.library.weak import weak_library
+
+    u, t, x = _riesz_field(true_order)
+    lib = weak_library(u, t, x, operator="riesz")
+    if true_order > 2.0:
+        eq = Equation("int", 1.0, (Term(0, 2.0, 0.3),))
+    else:
+        eq = Equation("int", 1.0, (Term(0, 1.5, 0.3), Term(0, 2.0, 1e-4)))
+    ctx = _ctx(eq, source=lib, operator="riesz", beta_range=(0.5, 2.0), alpha_range=(0.5, 1.5))
+    (w,) = [w for w in check_bounds(eq, ctx) if w.code == "beta_range"]
+    assert advice in w.message

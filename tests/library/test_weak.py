@@ -74,3 +74,31 @@ def test_fade_weak_residual_small_at_truth(fade_field):
     theta = np.stack([lib.columns(0, np.array([o]))[0] for o in (1.0, 1.7)], axis=1)
     resid = np.linalg.norm(b - theta @ np.array([-1.0, 0.5])) / np.linalg.norm(b)
     assert resid < 2e-2  # paper tab:robustness: weak E_fit 1.5e-3 at 0 % after refit
+
+
+@pytest.mark.parametrize("operator", ["directional", "riesz", "gl_left"])
+def test_order_banks_chunked_by_memory_equal_the_whole_batch_bit_for_bit(monkeypatch, operator):
+    """Targets, target weights and nonlinear columns evaluated a few orders at a time (a tiny
+    batch budget) are exactly the one-batch arrays."""
+    import weakpareto.library.weak as weak
+
+    t = np.linspace(0.0, 1.0, 41)
+    x = np.linspace(0.0, 2 * np.pi, 32, endpoint=False)
+    u = 1.2 + np.sin(x)[None] * np.exp(-t)[:, None] + 0.2 * np.cos(3 * x)[None] * t[:, None]
+    lib = weak.weak_library(u, t, x, operator=operator, test_counts=(6, 5))
+    alphas, betas = np.linspace(0.3, 0.95, 7), np.linspace(0.5, 1.9, 9)
+
+    def banks():
+        return [
+            lib.targets(alphas, "sub"),
+            lib.targets(alphas + 0.9, "sup"),
+            lib.target_weights(alphas, "sub"),
+            lib.columns(1, betas),
+            lib.columns(2, betas),
+        ]
+
+    whole = banks()
+    monkeypatch.setattr(weak, "BATCH_VALUES", 2 * 41 * 41 + 1)  # one or two orders per chunk
+    assert len(weak.order_chunks(alphas.size, 2 * 41 * 41)) == alphas.size
+    for a, b in zip(whole, banks(), strict=True):
+        np.testing.assert_array_equal(a, b)

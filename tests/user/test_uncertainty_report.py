@@ -21,6 +21,7 @@ from weakpareto.user.uncertainty_report import (
     TAU_Q,
     TermUncertainty,
     Uncertainty,
+    alpha_edge_warning,
     identifiability_warnings,
 )
 
@@ -179,3 +180,19 @@ def test_rd_space_warns_that_the_riesz_order_is_weakly_identifiable():
                    power_mode="raw", seed=2, uncertainty="bootstrap",
                    n_boot=50).fit(u, fld.t, fld.x)  # fmt: skip
     assert any(w.code == "identifiability" for w in m.warnings_)
+
+
+@pytest.mark.parametrize(
+    "alpha, interval, branch_edge",
+    [
+        (0.993, (0.981, 0.999), True),  # sub branch piled at 1 - eps
+        (1.02, (1.001, 1.05), True),  # super-unit branch piled at 1 + eps
+        (0.62, (0.600, 0.64), False),  # lower bound of alpha_range
+        (1.85, (1.80, 1.899), False),  # upper bound of alpha_range
+    ],
+)
+def test_alpha_edge_warning_names_the_branch_edge_next_to_one(alpha, interval, branch_edge):
+    w = alpha_edge_warning(alpha, interval, 0.35)
+    assert w.code == "identifiability" and "35 %" in w.message
+    assert ("edge next to 1" in w.message) is branch_edge
+    assert ("widen alpha_range if" in w.message) is not branch_edge

@@ -47,7 +47,6 @@ from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.optimize import differential_evolution, minimize
 from scipy.special import gamma, roots_jacobi
 
 from weakpareto._typing import Array
@@ -419,6 +418,8 @@ def search_orders(
 ) -> YuFit:
     """DE on the order banks, Powell polish at exact orders, exact refit
     (docs/method/baselines.md#sparse-fit-and-orders)."""
+    from scipy.optimize import differential_evolution, minimize  # imported when used (start-up)
+
     s = feats.settings
     timings: dict[str, float] = {}
     bounds = [s.alpha_bounds, s.beta_bounds]

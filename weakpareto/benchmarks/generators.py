@@ -60,7 +60,12 @@ from weakpareto.benchmarks.kdv import generate_kdv
 from weakpareto.benchmarks.ks import generate_ks
 from weakpareto.benchmarks.particles import levy_flight_density
 from weakpareto.numerics.mittag_leffler import mittag_leffler
-from weakpareto.numerics.operators import directional_multiplier, riesz_multiplier, wavenumbers
+from weakpareto.numerics.operators import (
+    directional_multiplier,
+    directional_right_multiplier,
+    riesz_multiplier,
+    wavenumbers,
+)
 
 # building blocks
 # ---------------------------------------------------------------------------------------
@@ -71,15 +76,20 @@ def _multiplier(operator: str, kappa: FloatArray, order: float) -> ComplexArray:
         return riesz_multiplier(kappa, order).astype(np.complex128)
     if operator == "directional":
         return directional_multiplier(kappa, order)
+    if operator == "directional_right":
+        return directional_right_multiplier(kappa, order)
     raise ValueError(
-        f"generator symbols support truth.operator 'riesz' or 'directional', got {operator!r}"
+        "generator symbols support the operators 'riesz', 'directional' and "
+        f"'directional_right', got {operator!r}"
     )
 
 
 def _linear_symbol(
     cfg: Mapping[str, Any], kx: FloatArray, ky: FloatArray | None = None
 ) -> ComplexArray:
-    """Fourier symbol ``lambda(k) = sum_j coef_j * s_{order_j}(k)`` of the truth equation."""
+    """Fourier symbol ``lambda(k) = sum_j coef_j * s_{order_j}(k)`` of the truth equation; in
+    1-D a term's optional ``family`` replaces ``truth.operator`` for that term (a model mixing
+    families, e.g. advection with Riesz dispersion)."""
     operator = str(get_path(cfg, "truth.operator"))
     terms = truth_terms(cfg)
     if ky is None:
@@ -87,7 +97,8 @@ def _linear_symbol(
         for term in terms:
             if "direction" in term and term["direction"] != "x":
                 raise ValueError("1-D benchmarks accept only direction 'x' in truth terms")
-            lam += float(term["coef"]) * _multiplier(operator, kx, float(term["order"]))
+            family = str(term.get("family") or operator)
+            lam += float(term["coef"]) * _multiplier(family, kx, float(term["order"]))
         return lam
     lam = np.zeros((kx.size, ky.size), dtype=np.complex128)
     for i, term in enumerate(terms):

@@ -22,7 +22,6 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-from scipy.stats import levy_stable
 
 from weakpareto._typing import FloatArray
 from weakpareto.benchmarks.catalogue import (
@@ -74,6 +73,8 @@ def levy_flight_density(cfg: Mapping[str, Any], seed: int) -> Field:
     ``oversample * nx`` cells); the truth block holds one Riesz term ``K R^mu u`` and
     ``mode: int``. The seed draws the particles.
     """
+    from scipy.stats import levy_stable  # scipy.stats costs ~0.3 s to import: only when drawn
+
     t, x, _ = make_grid(get_path(cfg, "grid"))
     period = pos_float(cfg, "grid.L")
     mode, _ = truth_mode_alpha(cfg)

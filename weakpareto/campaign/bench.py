@@ -34,6 +34,7 @@ from threadpoolctl import threadpool_info, threadpool_limits
 
 from weakpareto.benchmarks.generators import generate
 from weakpareto.benchmarks.noise import add_noise
+from weakpareto.campaign.bench_startup import startup_times, write_startup
 from weakpareto.campaign.bench_uncertainty import uncertainty_cost, write_uncertainty_cost
 from weakpareto.campaign.compose import compose_checked, compose_config
 from weakpareto.campaign.compute import build_source, discovery_config, noise_seed
@@ -54,6 +55,7 @@ OPTIONS = {
     "repeats": "3",
     "scaling": "true",
     "uncertainty": "true",
+    "startup": "true",
     "out_dir": "results/bench",
     "overrides": "",
 }
@@ -340,10 +342,13 @@ def run_bench(
     scaling: bool,
     extra: list[str],
     uncertainty: bool = False,
+    startup: bool = False,
 ) -> dict[str, pd.DataFrame]:
     """Run the bench with one BLAS thread and write ``out_dir/*.csv`` and ``*.json``; with
     ``uncertainty`` also the cost of ``uncertainty=bootstrap`` (B = 100, FADE 10 %) against one
-    fit (``uncertainty_cost.{csv,md}``, :mod:`weakpareto.campaign.bench_uncertainty`)."""
+    fit (``uncertainty_cost.{csv,md}``, :mod:`weakpareto.campaign.bench_uncertainty`); with
+    ``startup`` the whole-process start-up of ``wp`` commands (``startup.csv``,
+    :mod:`weakpareto.campaign.bench_startup`)."""
     tables: dict[str, pd.DataFrame] = {}
     with threadpool_limits(1):
         tables["stages"] = stage_rows(benchmarks, repeats, extra)
@@ -366,6 +371,9 @@ def run_bench(
             f"{row['bootstrap_s']:.2f} s -> (fit+boot)/fit {row['ratio']:.2f} (target <= 3)"
         )
         tables["uncertainty_cost"] = cost
+    if startup:
+        tables["startup"] = startup_times(repeats)
+        write_startup(out_dir, tables["startup"])
     write_json_atomic(out_dir / "machine.json", machine_info(), make_parents=True)
     return tables
 
@@ -392,7 +400,7 @@ def bench_command(args: list[str]) -> None:
     if repeats < 1:
         raise UserInputError(f"repeats={repeats} must be >= 1; e.g. repeats=3")
     flags = {}
-    for key in ("scaling", "uncertainty"):
+    for key in ("scaling", "uncertainty", "startup"):
         flag = opts[key].lower()
         if flag not in ("1", "true", "yes", "0", "false", "no"):
             raise UserInputError(f"{key}={opts[key]} must be true or false; e.g. {key}=true")
@@ -401,4 +409,6 @@ def bench_command(args: list[str]) -> None:
     for name in names:  # unknown benchmark names or overrides fail before any timing
         compose_checked([f"benchmark={name}", *extra])
     out_dir = writable_dir(opts["out_dir"], "out_dir")  # last: bad input leaves no directory
-    run_bench(out_dir, names, repeats, flags["scaling"], extra, flags["uncertainty"])
+    run_bench(
+        out_dir, names, repeats, flags["scaling"], extra, flags["uncertainty"], flags["startup"]
+    )

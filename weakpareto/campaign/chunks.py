@@ -32,50 +32,20 @@ from omegaconf import DictConfig, OmegaConf
 from threadpoolctl import threadpool_limits
 
 from weakpareto.campaign import dataset
+from weakpareto.campaign.launch_options import CHUNKED_LAUNCHERS as CHUNKED_LAUNCHERS
+from weakpareto.campaign.launch_options import DEFAULT_CHUNK_SIZE as DEFAULT_CHUNK_SIZE
+from weakpareto.campaign.launch_options import LOCAL_LAUNCHERS as LOCAL_LAUNCHERS
+from weakpareto.campaign.launch_options import is_chunked as is_chunked
+from weakpareto.campaign.launch_options import launcher_choice as launcher_choice
+from weakpareto.campaign.launch_options import split_chunk_size as split_chunk_size
 from weakpareto.campaign.paths import writable_dir
 from weakpareto.campaign.provenance import current
 from weakpareto.campaign.runner import SeedOutcome, run_seed
 from weakpareto.campaign.status import StoredIndex, composed_points, point_status
-from weakpareto.errors import UserInputError
 from weakpareto.io import write_json_atomic
 
-#: Launchers (``hydra/launcher=<name>``) whose sweeps run in chunks; the local ones start every
-#: chunk at once, so their chunk count is capped at the number of cores.
-CHUNKED_LAUNCHERS = ("slurm", "submitit_slurm", "local", "submitit_local")
-LOCAL_LAUNCHERS = ("local", "submitit_local")
-DEFAULT_CHUNK_SIZE = 20
 PLANS_DIR = ".plans"
 PLAN_VERSION = 1
-
-
-def launcher_choice(overrides: Sequence[str]) -> str | None:
-    """The ``hydra/launcher=<name>`` choice among the overrides (None: Hydra's default)."""
-    for o in overrides:
-        key, _, value = o.lstrip("+").partition("=")
-        if key == "hydra/launcher":
-            return value
-    return None
-
-
-def is_chunked(overrides: Sequence[str], multirun: bool) -> bool:
-    """True when ``wp run`` runs this sweep in chunks (a cluster launcher with ``-m``)."""
-    return multirun and launcher_choice(overrides) in CHUNKED_LAUNCHERS
-
-
-def split_chunk_size(overrides: Sequence[str]) -> tuple[int, list[str]]:
-    """Pop ``chunk_size=<n>`` (a launch setting, not part of any config) from the overrides."""
-    size, rest = DEFAULT_CHUNK_SIZE, []
-    for o in overrides:
-        if o.split("=", 1)[0] != "chunk_size":
-            rest.append(o)
-            continue
-        text = o.split("=", 1)[1]
-        if not text.isdigit() or int(text) < 1:
-            raise UserInputError(
-                f"chunk_size={text} must be an integer >= 1; e.g. chunk_size={DEFAULT_CHUNK_SIZE}"
-            )
-        size = int(text)
-    return size, rest
 
 
 @dataclass(frozen=True)

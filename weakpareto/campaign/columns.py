@@ -16,7 +16,7 @@ import pyarrow as pa
 
 from weakpareto.campaign.interval_columns import UNCERTAINTY_FIELDS
 
-SCHEMA_VERSION = "3"  # 2: code_hash (key) and git_commit columns; 3: uncertainty columns
+SCHEMA_VERSION = "4"  # 2: code_hash, git_commit; 3: uncertainty; 4: calibrated intervals
 SCHEMA_METADATA = {"weakpareto.schema_version": SCHEMA_VERSION}
 FRONT_SUFFIX = ".front.parquet"
 

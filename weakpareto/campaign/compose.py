@@ -14,16 +14,21 @@ from __future__ import annotations
 
 import functools
 import itertools
+import json
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, cast
 
+from hydra import __version__ as hydra_version
 from hydra import compose, initialize_config_module
 from hydra.core.global_hydra import GlobalHydra
 from hydra.core.override_parser.overrides_parser import OverridesParser
 from hydra.core.override_parser.types import Override
 from omegaconf import DictConfig, OmegaConf
+from omegaconf import __version__ as omegaconf_version
 
+from weakpareto.campaign import cache
 from weakpareto.campaign.config import (
     CONFIG_MODULE,
     available_options,
@@ -127,10 +132,38 @@ def group_choices(overrides: Sequence[str]) -> tuple[str, ...]:
     return tuple(o for o in overrides if _override_key(o) in GROUPS)
 
 
+#: :func:`reference_config`'s file in the cache directory (:mod:`weakpareto.campaign.cache`).
+REFERENCE_CACHE = "reference_configs.json"
+
+
+def _reference_key(choices: tuple[str, ...]) -> str | None:
+    """sha256 over the group ``choices``, Hydra's and OmegaConf's versions and every file of the
+    installed ``conf/`` (None when ``conf/`` is not a directory, e.g. in a zip)."""
+    root = config_dir()
+    if not isinstance(root, Path):
+        return None
+    files = sorted(p for p in root.rglob("*.yaml") if "__pycache__" not in p.parts)
+    header = json.dumps([list(choices), hydra_version, omegaconf_version])
+    return cache.files_key(header, ((p.relative_to(root).as_posix(), p) for p in files))
+
+
 @functools.lru_cache(maxsize=32)
 def reference_config(choices: tuple[str, ...]) -> DictConfig:
-    """The config of the group ``choices`` alone: every key and default a job may have."""
-    return compose_config(choices)
+    """The config of the group ``choices`` alone: every key and default a job may have.
+
+    A pure function of ``conf/`` (no resolver of the reference reads the clock or the
+    environment), so it is cached (:mod:`weakpareto.campaign.cache`) under the sha256 of the
+    files and the versions that compose it (:func:`_reference_key`): ``wp run`` and ``wp status``
+    then compose only the job's config. Stored as JSON, which holds its plain values exactly."""
+    key = _reference_key(choices)
+    cached = cache.lookup(REFERENCE_CACHE, key) if key else None
+    if isinstance(cached, dict):
+        return OmegaConf.create(cached)
+    ref = compose_config(choices)
+    data = OmegaConf.to_container(ref, resolve=True)
+    if key and json.loads(json.dumps(data)) == data:  # JSON holds it exactly (no int keys ...)
+        cache.store(REFERENCE_CACHE, key, data)
+    return ref
 
 
 def compose_checked(overrides: Sequence[str]) -> DictConfig:
@@ -164,9 +197,14 @@ def sweep_jobs(overrides: Sequence[str], multirun: bool) -> list[list[str]]:
     return expand_sweep([*table, *mine])
 
 
-def validate_run_overrides(overrides: Sequence[str], multirun: bool) -> int:
+def validate_run_overrides(
+    overrides: Sequence[str], multirun: bool, configs: list[DictConfig] | None = None
+) -> int:
     """Compose and check every job of ``wp run`` (each point of a sweep), then probe that each
-    results directory can be written; return the number of jobs. Nothing is computed."""
+    results directory can be written; return the number of jobs. Nothing is computed.
+
+    ``configs``, when given, receives every job's composed config: ``wp run`` without ``-m``
+    runs the one it gets (composed once, not again by Hydra)."""
     combos = sweep_jobs(overrides, multirun)
     if len(combos) > MAX_SWEEP_JOBS:
         raise UserInputError(
@@ -179,6 +217,8 @@ def validate_run_overrides(overrides: Sequence[str], multirun: bool) -> int:
         validate_run(cfg)
         check_seed_range(cfg)
         results_dirs[str(cfg.results_dir)] = None
+        if configs is not None:
+            configs.append(cfg)
     for d in results_dirs:  # last: a bad value never leaves a new directory behind
         writable_dir(d, "results_dir")
     return len(combos)

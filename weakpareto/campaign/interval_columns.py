@@ -6,11 +6,17 @@ With ``uncertainty=bootstrap`` every successful seed's selected equation is boot
 the order of ``powers``/``orders``/``coefs`` (benchmark units, as the point estimate):
 
 * ``uncertainty`` ("bootstrap"), ``n_boot``, ``level``, ``uncertainty_s`` (bootstrap seconds);
-* ``alpha_lo``/``alpha_hi`` (NaN on the integer branch, where alpha = 1 exactly),
-  ``alpha_at_bound`` (share of resamples on the refit window's edge);
-* ``order_lo``/``order_hi`` (NaN for the identity term), ``coef_lo``/``coef_hi``,
-  ``inclusion`` (share of resamples whose reselected model keeps the term), ``s_beta`` (local
-  sensitivity, NaN for the identity term), ``order_at_bound``;
+* the **raw** bootstrap percentile intervals ``alpha_lo``/``alpha_hi`` (NaN on the integer
+  branch, where alpha = 1 exactly), ``order_lo``/``order_hi`` (NaN for the identity term),
+  ``coef_lo``/``coef_hi``;
+* the **calibrated** intervals, the raw ones widened by
+  :data:`weakpareto.method.intervals.CALIBRATION` (:func:`~weakpareto.method.intervals.calibrate`;
+  the intervals ``wp run`` prints and ``wp discover`` reports): ``alpha_cal_lo``/``alpha_cal_hi``,
+  ``order_cal_lo``/``order_cal_hi``, ``coef_cal_lo``/``coef_cal_hi``, and ``calibration``, the
+  constants used (JSON ``{quantity: [factor, floor, relative]}``);
+* ``alpha_at_bound`` (share of resamples on the refit window's edge), ``inclusion`` (share of
+  resamples whose reselected model keeps the term), ``s_beta`` (local sensitivity, NaN for the
+  identity term), ``order_at_bound``;
 * ``uncertainty_flags``: the warning codes of
   :func:`weakpareto.method.intervals.identifiability_flags` (``s_beta_low:1`` ...), read from the
   calibrated intervals as the user's warnings are;
@@ -19,15 +25,17 @@ the order of ``powers``/``orders``/``coefs`` (benchmark units, as the point esti
   for a term that matches none), so coverage is ``lo <= truth <= hi`` row by row;
 * ``uncertainty_json``: the rest (strongest alternatives, size frequencies, block shape).
 
-Rows without uncertainty leave every one of these columns null. The stored intervals are the raw
-bootstrap percentiles (so a new calibration needs no new runs); the calibrated ones are
-:func:`weakpareto.method.intervals.calibrate` of them with
-:data:`weakpareto.method.intervals.CALIBRATION`.
+Rows without uncertainty leave every one of these columns null; rows written before the
+calibrated columns existed read them back as null. The raw columns do not depend on the
+calibration, so a new calibration needs no new runs: ``calibrate`` of the raw intervals with the
+new constants.
 """
 
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -37,12 +45,13 @@ from weakpareto.evaluation.metrics import Metrics
 from weakpareto.method.bootstrap import central_interval
 from weakpareto.method.intervals import (
     CALIBRATION,
+    Calibration,
     EquationBootstrap,
     TermFlags,
     calibrate,
     identifiability_flags,
 )
-from weakpareto.records import Equation
+from weakpareto.records import Equation, Term
 
 _FLOATS = pa.list_(pa.float64())
 
@@ -59,6 +68,13 @@ UNCERTAINTY_FIELDS = [
     pa.field("order_hi", _FLOATS),
     pa.field("coef_lo", _FLOATS),
     pa.field("coef_hi", _FLOATS),
+    pa.field("alpha_cal_lo", pa.float64()),
+    pa.field("alpha_cal_hi", pa.float64()),
+    pa.field("order_cal_lo", _FLOATS),
+    pa.field("order_cal_hi", _FLOATS),
+    pa.field("coef_cal_lo", _FLOATS),
+    pa.field("coef_cal_hi", _FLOATS),
+    pa.field("calibration", pa.string()),
     pa.field("inclusion", _FLOATS),
     pa.field("s_beta", _FLOATS),
     pa.field("order_at_bound", _FLOATS),
@@ -80,10 +96,20 @@ def _median(values: np.ndarray) -> float | None:
     return float(np.median(v)) if v.size else None
 
 
+def calibration_text(cal: Mapping[str, Calibration]) -> str:
+    """The ``calibration`` column: ``{"alpha": [factor, floor, relative], ...}``."""
+    return json.dumps({q: [c.factor, c.floor, c.relative] for q, c in cal.items()})
+
+
 def uncertainty_columns(
-    eb: EquationBootstrap, eq: Equation, truth: Equation, metrics: Metrics | None
+    eb: EquationBootstrap,
+    eq: Equation,
+    truth: Equation,
+    metrics: Metrics | None,
+    calibration: Mapping[str, Calibration] = CALIBRATION,
 ) -> dict[str, Any]:
-    """The :data:`UNCERTAINTY_FIELDS` of one seed (module docstring)."""
+    """The :data:`UNCERTAINTY_FIELDS` of one seed (module docstring), calibrated with
+    ``calibration`` (the package's by default)."""
     boot = eb.boot
     level = boot.settings.level
     nan = (float("nan"), float("nan"))
@@ -96,11 +122,12 @@ def uncertainty_columns(
     at_bound = [float(boot.at_bound[:, 1 + j].mean()) for j in range(eq.size)]
     alpha_at_bound = float(boot.at_bound[:, 0].mean())
     # the warnings read the calibrated intervals, as the user's output does
-    cal_alpha = None if alpha_iv is None else calibrate(alpha_iv, eq.alpha, CALIBRATION["alpha"])
+    cal_alpha = None if alpha_iv is None else calibrate(alpha_iv, eq.alpha, calibration["alpha"])
     cal_orders = [
-        None if iv is None else calibrate(iv, t.order, CALIBRATION["beta"])
+        None if iv is None else calibrate(iv, t.order, calibration["beta"])
         for iv, t in zip(order_iv, eq.terms)
     ]
+    cal_coefs = [calibrate(iv, t.coef, calibration["xi"]) for iv, t in zip(coef_iv, eq.terms)]
     flags = identifiability_flags(
         cal_alpha,
         alpha_at_bound,
@@ -140,6 +167,13 @@ def uncertainty_columns(
         "order_hi": [(iv or nan)[1] for iv in order_iv],
         "coef_lo": [iv[0] for iv in coef_iv],
         "coef_hi": [iv[1] for iv in coef_iv],
+        "alpha_cal_lo": (cal_alpha or nan)[0],
+        "alpha_cal_hi": (cal_alpha or nan)[1],
+        "order_cal_lo": [(iv or nan)[0] for iv in cal_orders],
+        "order_cal_hi": [(iv or nan)[1] for iv in cal_orders],
+        "coef_cal_lo": [iv[0] for iv in cal_coefs],
+        "coef_cal_hi": [iv[1] for iv in cal_coefs],
+        "calibration": calibration_text(calibration),
         "inclusion": [float(v) for v in boot.inclusion],
         "s_beta": [_opt(s) for s in eb.sensitivities],
         "order_at_bound": at_bound,
@@ -149,3 +183,38 @@ def uncertainty_columns(
         "truth_coefs": truth_coefs,
         "uncertainty_json": json.dumps(extra, sort_keys=True),
     }
+
+
+def _finite(v: Any) -> bool:
+    return v is not None and isinstance(v, int | float) and math.isfinite(float(v))
+
+
+def _pair(lo: Any, hi: Any, fmt: str) -> str:
+    return f"[{float(lo):{fmt}}, {float(hi):{fmt}}]"
+
+
+def calibrated_lines(row: Mapping[str, Any]) -> list[str]:
+    """The calibrated intervals of a run row as ``wp run`` prints them under the seed's
+    equation: alpha, then per selected term its coefficient and order intervals (nothing for a
+    row without them, e.g. one written before they were stored)."""
+    coef_lo, coef_hi = row.get("coef_cal_lo"), row.get("coef_cal_hi")
+    if row.get("uncertainty") is None or coef_lo is None or coef_hi is None:
+        return []
+    a_lo, a_hi = row.get("alpha_cal_lo"), row.get("alpha_cal_hi")
+    alpha = (
+        f"alpha {_pair(a_lo, a_hi, '.4f')}"
+        if _finite(a_lo) and _finite(a_hi)
+        else "alpha 1 (integer branch, exact)"
+    )
+    out = [f"calibrated {100 * float(row['level']):g} % intervals: {alpha}"]
+    o_lo, o_hi = list(row.get("order_cal_lo") or []), list(row.get("order_cal_hi") or [])
+    directions = list(row.get("directions") or [])
+    operator = str(row.get("operator") or "directional")
+    for j, (p, o) in enumerate(zip(row["powers"], row["orders"])):
+        d = directions[j] if j < len(directions) else None
+        term = Term(int(p), float(o), 1.0, d).text(operator)  # type: ignore[arg-type]
+        line = f"  {term}: coef {_pair(coef_lo[j], coef_hi[j], '.4g')}"
+        if j < len(o_lo) and _finite(o_lo[j]) and _finite(o_hi[j]):
+            line += f", order {_pair(o_lo[j], o_hi[j], '.4f')}"
+        out.append(line)
+    return out

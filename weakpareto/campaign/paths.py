@@ -31,6 +31,13 @@ def _probe(directory: Path, what: str) -> None:
     os.unlink(tmp)
 
 
+def not_a_file(path: object, key: str) -> None:
+    """Refuse a directory ``key=path`` that exists as a plain file (checks without creating, so
+    that a command can test all its directories before it creates any)."""
+    if path is not None and Path(str(path)).expanduser().is_file():
+        raise UserInputError(f"{key}={path} is a file, not a directory; give a directory")
+
+
 def writable_dir(path: object, key: str) -> Path:
     """Check (creating it if missing) that the directory ``key=path`` can be written; return it."""
     if path is None or str(path).strip() == "":

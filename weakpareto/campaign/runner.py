@@ -19,6 +19,7 @@ on one results directory split the seeds. Parallel seeds run in a bounded pool
 from __future__ import annotations
 
 import json
+import logging.config
 import os
 import signal
 import sys
@@ -54,7 +55,7 @@ from weakpareto.campaign.config import (
     validate_run,
     without_uncertainty_off,
 )
-from weakpareto.campaign.interval_columns import uncertainty_columns
+from weakpareto.campaign.interval_columns import calibrated_lines, uncertainty_columns
 from weakpareto.campaign.pool import run_bounded
 from weakpareto.campaign.provenance import CodeIdentity, current
 from weakpareto.campaign.schema import check_seed_range
@@ -76,6 +77,19 @@ SUMMARY_KEYS = (
     "e_beta_max",
     "e_xi_max",
     "e_xi_2",
+    # the calibrated intervals printed under the seed's equation (uncertainty=bootstrap)
+    "uncertainty",
+    "level",
+    "operator",
+    "powers",
+    "orders",
+    "directions",
+    "alpha_cal_lo",
+    "alpha_cal_hi",
+    "order_cal_lo",
+    "order_cal_hi",
+    "coef_cal_lo",
+    "coef_cal_hi",
 )
 SeedState = Literal["computed", "cached", "elsewhere"]
 #: Where a seed writes: per-seed files (``store``) or the partitioned dataset (``dataset``).
@@ -474,6 +488,8 @@ def print_summary(cfg: DictConfig, outcomes: list[SeedOutcome]) -> None:
             f"  seed {o.seed:<3}: {eq}  [{flags}; E_fit {r['fit_error']:.4f}; "
             f"{r['runtime_s']:.1f} s]{tag}"
         )
+        for line in calibrated_lines(r):
+            print(f"            {line}")
     ok = [o.row for o in outcomes if o.row.get("status") == "ok"]
     sup = [r for r in ok if r["support_ok"]]
     n = len(outcomes)
@@ -488,8 +504,8 @@ def print_summary(cfg: DictConfig, outcomes: list[SeedOutcome]) -> None:
     print(f"  E_fit      {_fmt([r['fit_error'] for r in ok])}  (over all runs)")
 
 
-@hydra.main(version_base="1.3", config_path="pkg://weakpareto.conf", config_name="config")
-def _hydra_task(cfg: DictConfig) -> None:
+def run_job(cfg: DictConfig) -> None:
+    """One ``wp run`` job: :func:`run_config`, a crashed seed as exit code 1 with its report."""
     try:
         run_config(cfg)
     except SeedCrashed as crash:
@@ -502,6 +518,26 @@ def _hydra_task(cfg: DictConfig) -> None:
         raise SystemExit(141) from None  # 128 + SIGPIPE, as for any program in a pipe
 
 
+@hydra.main(version_base="1.3", config_path="pkg://weakpareto.conf", config_name="config")
+def _hydra_task(cfg: DictConfig) -> None:
+    run_job(cfg)
+
+
 def hydra_run_entry() -> None:
-    """Entry point used by ``wp run`` after validation (sys.argv holds the overrides)."""
+    """Entry point of ``wp run`` when Hydra runs the jobs (``-m`` sweeps, ``hydra`` overrides),
+    after validation (sys.argv holds the overrides)."""
     _hydra_task()
+
+
+#: The logging of a Hydra job under ``conf/config.yaml`` (``hydra/job_logging: disabled`` and
+#: ``hydra/hydra_logging: disabled``): root level ERROR, the loggers that exist switched off.
+JOB_LOGGING = {"version": 1, "root": {"level": "ERROR"}, "disable_existing_loggers": True}
+
+
+def run_composed(cfg: DictConfig) -> None:
+    """``wp run`` without ``-m``: the one job, on the config the CLI composed and checked.
+
+    What Hydra's run mode would do with it under ``conf/config.yaml`` (no output directory, no
+    chdir, logging as :data:`JOB_LOGGING`), without composing the same config twice more."""
+    logging.config.dictConfig(JOB_LOGGING)
+    run_job(cfg)

@@ -39,8 +39,6 @@ from dataclasses import asdict, dataclass
 from typing import Any, cast
 
 import numpy as np
-import pandas as pd
-from scipy.optimize import linear_sum_assignment
 
 from weakpareto.records import IDENTITY_TOL, TAU_Q, Equation, Mode, OperatorKind, Term
 
@@ -189,6 +187,8 @@ def match_directional(estimate: Equation, truth: Equation) -> list[int | None]:
     ``pi[j]`` is the index in ``estimate.terms`` of truth term ``j`` (truth in stored order);
     truth terms of a group with fewer estimated terms than needed stay partly unmatched.
     """
+    from scipy.optimize import linear_sum_assignment  # imported when used (start-up)
+
     pi: list[int | None] = [None] * truth.size
     groups = {(t.power, t.direction) for t in truth.terms}
     for key in sorted(groups, key=lambda k: (k[0], k[1] or "")):
@@ -262,6 +262,8 @@ def count_str(flags: Iterable[Any], n: int | None = None) -> str:
 
 def _isnan(v: Any) -> bool:
     """True for scalar missing values (None, NaN, pandas NA/NaT)."""
+    import pandas as pd  # only the table summaries: scoring a run and `wp generate` need no pandas
+
     try:
         return bool(pd.isna(v))
     except (TypeError, ValueError):  # array-likes are not missing scalars

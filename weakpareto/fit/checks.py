@@ -12,10 +12,16 @@ Codes
     alpha within 1 % of the range width of a bound of ``alpha_range`` (the search could not go
     further).
 ``beta_range``
-    a spatial order within 1 % of the range width of a bound of ``beta_range`` — or the
-    out-of-range probe: one term of an order outside ``beta_range``, added to the selected
-    model or replacing one of its terms, cuts E_fit by a factor >= :data:`PROBE_GAIN` (e.g.
-    KdV's ``u_xxx`` with the default range [0.5, 2]).
+    a spatial order within 1 % of the range width of a bound of ``beta_range`` (the advice is
+    measured: "widen it" only when moving that order beyond the bound cuts E_fit by 10 % and
+    E_fit is above discretisation level, otherwise the warning says widening would not help and
+    gives E_fit without the term) — or the out-of-range probe: one term of an order outside
+    ``beta_range``, added to the selected model or replacing one of its terms, cuts E_fit by a
+    factor >= :data:`PROBE_GAIN` (e.g. KdV's ``u_xxx`` with the default range [0.5, 2]).
+``operator_family``
+    a one-family fit (directional or Riesz) whose best model of its size mixing in one term of
+    the other family cuts the residual by :data:`PROBE_GAIN` (:func:`probe_other_family`):
+    the model class limits the fit, and ``operator=auto`` searches both families.
 ``poor_fit``
     ``E_fit > POOR_FIT`` (0.3): the selected model leaves more than 9 % of the weak target's
     energy (E_fit^2) unexplained. Correct models of the paper's benchmarks have E_fit <= 0.12
@@ -66,25 +72,50 @@ smooth fields). Non-white noise or fields that are rough on the grid in every di
 selected model's weak target and linear columns (the same tests); the relative norm of the
 resulting residual, ``||b(n) - sum_{p_j = 0} xi_j theta_j(n)|| / ||b(u)||``, is the E_fit the
 noise alone would cause.
+
+Several experiments pooled into one fit: the noise level is the root mean square of every
+experiment's level weighted by its number of samples (:func:`pooled_noise`), and the noise floor
+projects one surrogate per experiment through that experiment's tests (at its own level).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import itertools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from math import comb
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
 from weakpareto._typing import Array
+from weakpareto.fit.context import FitContext, FitWarning, Level
+from weakpareto.fit.context import num as _num
+from weakpareto.fit.context import range_text as _range
+from weakpareto.fit.context import search_index as _search_index
+from weakpareto.fit.context import system as _system
+from weakpareto.fit.context import term_name as _term_name
+from weakpareto.fit.probes import (
+    PROBE_GAIN,
+    PROBE_MIN_FIT,
+    probe_beta_outside,
+    probe_other_family,
+)
+from weakpareto.fit.probes import bound_advice as _bound_advice
 from weakpareto.library.gram import FeatureSource
-from weakpareto.method.discovery import exact_system
-from weakpareto.records import DiscoveryResult, Equation, Term
+from weakpareto.library.pooled import parts_of
+from weakpareto.records import DiscoveryResult, Equation
 
-Level = Literal["warning", "info"]
+__all__ = [
+    "PROBE_GAIN",
+    "PROBE_MIN_FIT",
+    "FitContext",
+    "FitWarning",
+    "Level",
+    "diagnose",
+    "probe_beta_outside",
+    "probe_other_family",
+]
+
 T = TypeVar("T")
 
 #: Fraction of the range width within which an order counts as "on the bound".
@@ -96,38 +127,10 @@ MISFIT_MIN = 0.05
 MISFIT_RATIO = 4.0
 #: ``front_not_flat``: validation-error ratio of the last two sizes tried.
 FRONT_GAIN = 2.0
-#: ``beta_range`` probe: factor by which one out-of-range term must cut E_fit, and the smallest
-#: E_fit worth probing (below it the residual is discretisation error and noise).
-PROBE_GAIN = 3.0
-PROBE_MIN_FIT = 0.02
-#: Orders probed beyond the upper bound of beta_range (added to it) and below the lower one
-#: (fractions of it; plus the identity term beta = 0).
-PROBE_ABOVE = (0.25, 0.5, 1.0, 1.5, 2.0, 2.5)
-PROBE_BELOW = (0.5, 0.0)
 #: Apparent noise (relative to std(u)) above which the noise note becomes a warning.
 HIGH_NOISE = 0.2
 #: Finite-difference orders of the noise estimate.
 NOISE_ORDERS = (2, 3, 4, 5, 6)
-
-
-@dataclass(frozen=True)
-class FitWarning:
-    """One diagnostic: a code, ``warning`` or ``info``, and a one-line message with the fix."""
-
-    code: str
-    message: str
-    level: Level = "warning"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "level": self.level, "message": self.message}
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> FitWarning:
-        level: Level = "info" if d.get("level") == "info" else "warning"
-        return cls(str(d["code"]), str(d["message"]), level)
-
-    def line(self) -> str:
-        return f"{self.level}: [{self.code}] {self.message}"
 
 
 # -- noise --------------------------------------------------------------------------------------
@@ -146,49 +149,6 @@ def estimate_noise(u: Array) -> float:
             d = np.diff(v, n=k, axis=axis)
             best = min(best, float(np.mean(d * d)) / comb(2 * k, k))
     return float(np.sqrt(best)) if np.isfinite(best) else 0.0
-
-
-# -- helpers ------------------------------------------------------------------------------------
-def _num(v: float) -> str:
-    return f"{v:.3g}"
-
-
-def _range(lo: float, hi: float) -> str:
-    return f"[{lo:g},{hi:g}]"
-
-
-def _search_index(term: Term, two_d: bool) -> int:
-    """The "power" index the feature source uses: the power, or the direction in 2-D."""
-    if two_d:
-        return 1 if term.direction == "y" else 0
-    return int(term.power)
-
-
-def _term_name(term: Term, operator: str) -> str:
-    return term.text(operator)  # type: ignore[arg-type]
-
-
-@dataclass(frozen=True)
-class FitContext:
-    """What the diagnostics need: the dimensionless source and result plus the settings."""
-
-    source: FeatureSource
-    result: DiscoveryResult  # dimensionless (as discovered)
-    alpha_range: tuple[float, float]
-    beta_range: tuple[float, float]
-    powers: tuple[int, ...]
-    max_terms: int
-    ridge: float
-    operator: str
-    two_d: bool
-    u: Array  # the dimensionless field
-    seed: int = 0
-
-
-def _system(ctx: FitContext, eq: Equation, terms: Sequence[Term]) -> tuple[Array, Array]:
-    idx = tuple(_search_index(t, ctx.two_d) for t in terms)
-    betas = np.array([t.order for t in terms], dtype=float)
-    return exact_system(ctx.source, eq.mode, eq.alpha, idx, betas)
 
 
 # -- individual checks --------------------------------------------------------------------------
@@ -216,144 +176,76 @@ def check_bounds(eq: Equation, ctx: FitContext) -> list[FitWarning]:
         )
     blo, bhi = ctx.beta_range
     btol = BOUND_FRACTION * (bhi - blo)
-    for term in eq.terms:
+    for k, term in enumerate(eq.terms):
         if term.is_identity:
             continue  # beta = 0 is the identity term, a model choice rather than a bound
         b = float(term.order)
         if b >= bhi - btol:
+            advice = _bound_advice(eq, ctx, k, True, _range(blo, bhi + 1.0))
             out.append(
                 FitWarning(
                     "beta_range",
                     f"order {b:.4f} of term {_term_name(term, ctx.operator)} is on the upper "
-                    f"bound of beta_range={_range(blo, bhi)}; widen it, e.g. "
-                    f"beta_range={_range(blo, bhi + 1.0)}",
+                    f"bound of beta_range={_range(blo, bhi)}; {advice}",
                 )
             )
         elif blo > 0.0 and b <= blo + btol:
+            widened = f"{_range(max(0.0, blo - 0.5), bhi)} (0 admits the term u)"
+            advice = _bound_advice(eq, ctx, k, False, widened)
             out.append(
                 FitWarning(
                     "beta_range",
                     f"order {b:.4f} of term {_term_name(term, ctx.operator)} is on the lower "
-                    f"bound of beta_range={_range(blo, bhi)}; widen it, e.g. "
-                    f"beta_range={_range(max(0.0, blo - 0.5), bhi)} (0 admits the term u)",
+                    f"bound of beta_range={_range(blo, bhi)}; {advice}",
                 )
             )
     return out
 
 
-def _columns(ctx: FitContext, index: int, orders: Sequence[float]) -> Array:
-    """Exact weak columns ``(K, n)`` of one power (2-D: direction index) at several orders."""
-    return np.asarray(ctx.source.columns(index, np.asarray(orders, dtype=float))).T
+def pooled_noise(fields: Sequence[Array]) -> float:
+    """Apparent noise of several experiments: the root mean square of their
+    :func:`estimate_noise` levels weighted by their numbers of samples (one field: its level)."""
+    if len(fields) == 1:
+        return estimate_noise(fields[0])
+    sizes = np.array([np.asarray(f).size for f in fields], dtype=float)
+    levels = np.array([estimate_noise(f) for f in fields])
+    return float(np.sqrt(np.sum(sizes * levels**2) / np.sum(sizes)))
 
 
-def _best_subsets(gram: Array, rhs: Array, yy: float, subsets: np.ndarray, ridge: float) -> float:
-    """Smallest relative residual over column subsets ``(N, s)`` (column-normalised ridge)."""
-    if subsets.size == 0:
-        return np.inf
-    g = gram[subsets[:, :, None], subsets[:, None, :]]
-    b = rhs[subsets]
-    s = subsets.shape[1]
-    a = np.linalg.solve(g + ridge * np.eye(s), b[..., None])[..., 0]
-    rss = yy - 2.0 * np.einsum("ni,ni->n", a, b) + np.einsum("ni,nij,nj->n", a, g, a)
-    return float(np.sqrt(max(float(np.min(rss)), 0.0) / yy)) if yy > 0 else np.inf
-
-
-def _subsets(pool: Sequence[int], size: int, must: int | None = None) -> np.ndarray:
-    if must is None:
-        combos = list(itertools.combinations(pool, size))
-    else:
-        combos = [(*c, must) for c in itertools.combinations(pool, size - 1)]
-    return np.array(combos, dtype=np.intp).reshape(len(combos), size)
-
-
-def probe_beta_outside(
-    eq: Equation, ctx: FitContext, fit_error: float, floor: float = 0.0
-) -> list[FitWarning]:
-    """Would one term of an order outside beta_range explain much more of the target?
-
-    A small dictionary — the selected terms, a coarse grid of in-range orders (7 per power;
-    2-D: per direction) and the out-of-range candidates (:data:`PROBE_ABOVE` beyond the upper
-    bound, :data:`PROBE_BELOW` of the lower one) — is searched exhaustively for the best
-    subset of up to ``c + 1`` terms (c = selected size) with and without one out-of-range
-    term. The warning fires when the out-of-range term cuts the residual by PROBE_GAIN against
-    both E_fit and the best in-range subset, so the gain is due to the order, not to the size.
-    """
-    if fit_error < PROBE_MIN_FIT or fit_error <= 1.5 * floor or not eq.terms:
-        return []
-    blo, bhi = ctx.beta_range
-    outside = [bhi + d for d in PROBE_ABOVE]
-    if blo > 0.0:
-        outside += [blo * f for f in PROBE_BELOW]
-    inside = list(np.linspace(blo, bhi, 7))
-    indices = (0, 1) if ctx.two_d else tuple(ctx.powers)
-    y = np.asarray(ctx.source.targets(np.array([eq.alpha]), eq.mode)[0])
-    blocks, labels, is_out = [], [], []
-    by_index: dict[int, list[float]] = {i: [] for i in indices}
-    for term in eq.terms:
-        by_index.setdefault(_search_index(term, ctx.two_d), []).append(float(term.order))
-    for i, orders in by_index.items():
-        grid = orders + [b for b in inside if all(abs(b - o) > 1e-9 for o in orders)]
-        for group, flag in ((grid, False), (outside, True)):
-            blocks.append(_columns(ctx, i, group))
-            labels += [(i, b) for b in group]
-            is_out += [flag] * len(group)
-    x = np.hstack(blocks)
-    keep = np.all(np.isfinite(x), axis=0) & (np.linalg.norm(x, axis=0) > 0)
-    x, labels = x[:, keep], [lab for lab, k in zip(labels, keep, strict=True) if k]
-    flags = np.array(is_out)[keep]
-    norms = np.linalg.norm(x, axis=0)
-    xn = x / norms
-    gram, rhs, yy = xn.T @ xn, xn.T @ y, float(y @ y)
-    size = min(len(eq.terms) + 1, 4)
-    pool_in = [int(j) for j in np.flatnonzero(~flags)]
-    base = fit_error
-    for s in range(1, size + 1):
-        base = min(base, _best_subsets(gram, rhs, yy, _subsets(pool_in, s), ctx.ridge))
-    best: tuple[float, int] | None = None
-    for col in (int(j) for j in np.flatnonzero(flags)):
-        err = min(
-            _best_subsets(gram, rhs, yy, _subsets(pool_in, s, col), ctx.ridge)
-            for s in range(1, size + 1)
-        )
-        if best is None or err < best[0]:
-            best = (err, col)
-    if best is None or not best[0] * PROBE_GAIN <= base:
-        return []
-    err, col = best
-    index, b = labels[col]
-    cand = Term(0, b, 1.0, ("x", "y")[index]) if ctx.two_d else Term(index, b, 1.0)
-    new = _range(blo, b + 0.5) if b > bhi else _range(max(0.0, min(b, blo) - 0.1 * blo), bhi)
-    what = "the identity u" if cand.is_identity else f"order {b:g}"
-    name = cand.text(ctx.operator)  # type: ignore[arg-type]
-    return [
-        FitWarning(
-            "beta_range",
-            f"a term {name} ({what}, outside beta_range={_range(blo, bhi)}) would cut the "
-            f"relative residual from {_num(base)} (best with in-range orders) to {_num(err)}; "
-            f"widen it, e.g. beta_range={new}",
-        )
-    ]
-
-
-def noise_residual(eq: Equation, ctx: FitContext, level: float) -> float:
-    """Relative weak residual a white-noise field at ``level * std(u)`` alone would leave."""
-    if level <= 0.0:
-        return 0.0
-    rng = np.random.default_rng(ctx.seed)
-    noise = level * float(np.std(ctx.u)) * rng.standard_normal(ctx.u.shape)
-    if not dataclasses.is_dataclass(ctx.source) or isinstance(ctx.source, type):
-        return 0.0
-    fields = {f.name for f in dataclasses.fields(ctx.source)}
+def _surrogate(source: FeatureSource, noise: Array) -> FeatureSource | None:
+    """``source`` with its field replaced by ``noise`` (same tests); None when the source is
+    not a dataclass holding its field ``u``."""
+    if not dataclasses.is_dataclass(source) or isinstance(source, type):
+        return None
+    fields = {f.name for f in dataclasses.fields(source)}
+    if "u" not in fields:
+        return None
     changes: dict[str, Any] = {"u": noise}
     if "_cache" in fields:
         changes["_cache"] = {}
-    surrogate = dataclasses.replace(ctx.source, **changes)  # same tests, noise field
-    y = ctx.source.targets(np.array([eq.alpha]), eq.mode)[0]
-    r = surrogate.targets(np.array([eq.alpha]), eq.mode)[0].copy()
-    for term in eq.terms:
-        if ctx.two_d or term.power == 0:
-            col = surrogate.columns(_search_index(term, ctx.two_d), np.array([term.order]))[0]
-            r -= term.coef * col
+    return cast(FeatureSource, dataclasses.replace(source, **changes))
+
+
+def noise_residual(eq: Equation, ctx: FitContext, level: float) -> float:
+    """Relative weak residual a white-noise field at ``level * std(u)`` alone would leave (every
+    experiment its own surrogate at its own ``std(u)``, rows stacked)."""
+    if level <= 0.0:
+        return 0.0
+    rng = np.random.default_rng(ctx.seed)
+    ys, rs = [], []
+    for part, u in zip(parts_of(ctx.source), ctx.experiments, strict=True):
+        noise = level * float(np.std(u)) * rng.standard_normal(u.shape)
+        surrogate = _surrogate(part, noise)
+        if surrogate is None:
+            return 0.0
+        ys.append(part.targets(np.array([eq.alpha]), eq.mode)[0])
+        r = surrogate.targets(np.array([eq.alpha]), eq.mode)[0].copy()
+        for term in eq.terms:
+            if ctx.two_d or term.power == 0:
+                col = surrogate.columns(_search_index(term, ctx), np.array([term.order]))[0]
+                r -= term.coef * col
+        rs.append(r)
+    y, r = np.concatenate(ys), np.concatenate(rs)
     return float(np.linalg.norm(r) / (np.linalg.norm(y) + 1e-300))
 
 
@@ -485,7 +377,7 @@ def diagnose(ctx: FitContext) -> tuple[list[FitWarning], float, float]:
     """
     res = ctx.result
     eq = res.final
-    level = estimate_noise(ctx.u)
+    level = pooled_noise(ctx.experiments)
     fit_error = float(res.fit_error)
     floor = _guarded(lambda: noise_residual(eq, ctx, level), 0.0)
     if not np.isfinite(floor):
@@ -493,6 +385,7 @@ def diagnose(ctx: FitContext) -> tuple[list[FitWarning], float, float]:
     out = check_bounds(eq, ctx)
     if not any(w.code == "beta_range" for w in out):
         out += _guarded(lambda: probe_beta_outside(eq, ctx, fit_error, floor), [])
+    out += _guarded(lambda: probe_other_family(eq, ctx, fit_error, floor), [])
     out += check_fit(fit_error, floor)
     out += check_front(res, ctx.max_terms)
     out += _guarded(lambda: check_small_terms(eq, ctx, max(fit_error, floor)), [])

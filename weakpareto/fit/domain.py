@@ -31,6 +31,7 @@ integration-by-parts feature holds only at the integer itself.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -167,6 +168,40 @@ def choose_domain(requested: str, u: Array, period_given: bool, two_d: bool) -> 
         return DomainChoice("periodic", "auto, 2-D data (bounded domains are 1-D only)", checks)
     reason = f"auto, edges not periodic: {checks[0].text()}"
     return DomainChoice("bounded", reason, checks)
+
+
+def choose_common_domain(
+    requested: str, fields: Sequence[tuple[Array, bool]], two_d: bool
+) -> DomainChoice:
+    """One domain for several experiments (``fields``: their ``u`` and whether their period was
+    given): :func:`choose_domain` of every experiment, which must agree, since one equation has
+    one kind of spatial operator (raises ``UserInputError`` naming the experiments of each
+    domain). The choice carries, per axis, the periodicity of the experiment whose edges match
+    least."""
+    choices = [choose_domain(requested, u, given, two_d) for u, given in fields]
+    domains = list(dict.fromkeys(c.domain for c in choices))  # in order of first appearance
+    if len(domains) > 1:
+        members = {d: [str(k + 1) for k, c in enumerate(choices) if c.domain == d] for d in domains}
+        groups = "; ".join(f"{d}: experiment(s) {', '.join(ks)}" for d, ks in members.items())
+        odd = next(k for k, c in enumerate(choices) if c.domain != choices[0].domain)
+        raise UserInputError(
+            f"the experiments need different spatial domains ({groups}; experiment {odd + 1}: "
+            f"{choices[odd].reason}); one equation has one kind of spatial operator: pass "
+            "domain=periodic or domain=bounded, or fit the experiments separately"
+        )
+    worst = tuple(
+        max((c.checks[axis] for c in choices), key=lambda p: p.score)
+        for axis in range(len(choices[0].checks))
+    )
+    n = len(choices)
+    if len({c.reason for c in choices}) == 1:
+        reason = f"{choices[0].reason}; all {n} experiments"
+    else:
+        w = max(range(n), key=lambda k: max(p.score for p in choices[k].checks))
+        reason = (
+            f"all {n} experiments; least periodic edges, experiment {w + 1}: {choices[w].reason}"
+        )
+    return DomainChoice(choices[0].domain, reason, worst)
 
 
 def _refit(source: FeatureSource, eq: Equation, orders: Array, ridge: float) -> tuple[Array, float]:

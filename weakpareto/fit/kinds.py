@@ -1,8 +1,9 @@
 """The registry of method kinds: what a fit computes on its field (``method.kind``).
 
-Each :class:`MethodKind` says which data it can fit (2-D, bounded windows) and runs on a
-:class:`~weakpareto.fit.sources.FitField`; a kind that cannot fit the data is refused up front
-with a one-line reason (:func:`check_supported`), at both doors alike.
+Each :class:`MethodKind` says which data it can fit (2-D, bounded windows, several experiments
+of one equation) and runs on a :class:`~weakpareto.fit.sources.FitField` (or, if ``pooled``,
+on :class:`~weakpareto.fit.sources.Experiments`); a kind that cannot fit the data is refused up
+front with a one-line reason (:func:`check_supported`), at both doors alike.
 
 * ``pareto``: the paper's method (Algorithm 1) on the spec's feature source
   (:func:`weakpareto.method.discovery.discover`, 2-D :func:`~weakpareto.method.discovery_2d.
@@ -30,13 +31,13 @@ from weakpareto.baselines.grid_stridge import (
 from weakpareto.baselines.yu_core import settings_from_method as yu_settings_from_method
 from weakpareto.errors import UserInputError
 from weakpareto.fit.domain import snap_integer_orders
-from weakpareto.fit.sources import FitField, build_source
+from weakpareto.fit.sources import FitData, FitField, build_source, single_field
 from weakpareto.fit.spec import FitSpec
 from weakpareto.library.gram import FeatureSource
 from weakpareto.library.weak import PowerMode
-from weakpareto.library.weak_2d import WeakLibrary2D
 from weakpareto.method.discovery import discover
 from weakpareto.method.discovery_2d import discover_2d
+from weakpareto.method.discovery_families import discover_families
 from weakpareto.records import DiscoveryResult
 
 ProgressFn = Callable[[str], None]
@@ -52,7 +53,7 @@ class Fitted:
     source_name: str = ""
 
 
-Runner = Callable[[FitField, FitSpec, str, PowerMode, "ProgressFn | None"], Fitted]
+Runner = Callable[[FitData, FitSpec, str, PowerMode, "ProgressFn | None"], Fitted]
 
 
 @dataclass(frozen=True)
@@ -68,14 +69,18 @@ class MethodKind:
     #: Its result does not depend on the units of t and x (a door that rescales the data, as
     #: ``WeakPareto`` does, can use it); False for methods tied to fixed evaluation points.
     unit_free: bool = True
+    #: It fits one equation to several experiments at once (their pooled weak rows).
+    pooled: bool = False
 
 
 def _pareto(
-    field: FitField, spec: FitSpec, domain: str, power_mode: PowerMode, progress: ProgressFn | None
+    data: FitData, spec: FitSpec, domain: str, power_mode: PowerMode, progress: ProgressFn | None
 ) -> Fitted:
-    name, source = build_source(field, spec, domain, power_mode)
-    if isinstance(source, WeakLibrary2D):
+    name, source = build_source(data, spec, domain, power_mode)
+    if data.two_d:
         return Fitted(discover_2d(source, spec.discovery, progress), source, name)
+    if spec.families:
+        return Fitted(discover_families(source, spec.discovery, None, progress), source, name)
     result = discover(source, spec.discovery, progress)
     if name == "bounded":
         result = snap_integer_orders(source, result, spec.discovery)
@@ -93,8 +98,9 @@ def _stridge_kwargs(field: FitField, spec: FitSpec, power_mode: PowerMode) -> di
 
 
 def _grid_stridge(
-    field: FitField, spec: FitSpec, domain: str, power_mode: PowerMode, progress: ProgressFn | None
+    data: FitData, spec: FitSpec, domain: str, power_mode: PowerMode, progress: ProgressFn | None
 ) -> Fitted:
+    field = single_field(data, spec.method)
     lib = scaled_weak_library(
         field.u,
         field.t,
@@ -107,8 +113,9 @@ def _grid_stridge(
 
 
 def _fixed_stability(
-    field: FitField, spec: FitSpec, domain: str, power_mode: PowerMode, progress: ProgressFn | None
+    data: FitData, spec: FitSpec, domain: str, power_mode: PowerMode, progress: ProgressFn | None
 ) -> Fitted:
+    field = single_field(data, spec.method)
     fit = fixed_dictionary_stability(
         field.u,
         field.t,
@@ -121,8 +128,9 @@ def _fixed_stability(
 
 
 def _yu_spline(
-    field: FitField, spec: FitSpec, domain: str, power_mode: PowerMode, progress: ProgressFn | None
+    data: FitData, spec: FitSpec, domain: str, power_mode: PowerMode, progress: ProgressFn | None
 ) -> Fitted:
+    field = single_field(data, spec.method)
     from weakpareto.baselines.yu_spline import yu_spline
 
     settings = yu_settings_from_method(spec.options)
@@ -130,8 +138,9 @@ def _yu_spline(
 
 
 def _yu_neural(
-    field: FitField, spec: FitSpec, domain: str, power_mode: PowerMode, progress: ProgressFn | None
+    data: FitData, spec: FitSpec, domain: str, power_mode: PowerMode, progress: ProgressFn | None
 ) -> Fitted:
+    field = single_field(data, spec.method)
     from weakpareto.baselines.yu_neural import neural_settings_from_method, yu_neural
 
     settings = yu_settings_from_method(spec.options)
@@ -142,7 +151,9 @@ def _yu_neural(
 #: Every method kind by name (``method.kind`` of ``conf/method/*.yaml``).
 METHOD_KINDS: Mapping[str, MethodKind] = MappingProxyType(
     {
-        "pareto": MethodKind("pareto", _pareto, two_d=True, bounded=True, resamplable=True),
+        "pareto": MethodKind(
+            "pareto", _pareto, two_d=True, bounded=True, resamplable=True, pooled=True
+        ),
         "grid_stridge": MethodKind("grid_stridge", _grid_stridge),
         "fixed_stability": MethodKind("fixed_stability", _fixed_stability),
         "yu_spline": MethodKind("yu_spline", _yu_spline, unit_free=False),
@@ -152,11 +163,17 @@ METHOD_KINDS: Mapping[str, MethodKind] = MappingProxyType(
 
 
 def check_supported(
-    spec: FitSpec, two_dims: bool, domain: str, rescaled: bool = False
+    spec: FitSpec, two_dims: bool, domain: str, rescaled: bool = False, n_experiments: int = 1
 ) -> MethodKind:
     """The spec's kind, or a one-line ``UserInputError`` naming what it cannot fit
-    (``rescaled``: the door fits the data in grid units)."""
+    (``rescaled``: the door fits the data in grid units; ``n_experiments``: how many
+    experiments are fitted as one equation)."""
     kind = METHOD_KINDS[spec.kind]
+    if n_experiments > 1 and not (kind.pooled and spec.features == "weak"):
+        raise UserInputError(
+            f"method={spec.method} fits one experiment at a time; fit {n_experiments} "
+            "experiments together with a weak Pareto method (e.g. method=weak_pareto_robust)"
+        )
     if rescaled and not kind.unit_free:
         raise UserInputError(
             f"method={spec.method} evaluates at fixed points of the FADE benchmark's grid "
@@ -177,6 +194,22 @@ def check_supported(
         raise UserInputError(
             f"method={spec.method} is periodic only; fit a bounded window with a Pareto method "
             "(e.g. method=weak_pareto_robust) or pass domain=periodic"
+        )
+    if spec.families and (spec.kind != "pareto" or spec.features != "weak"):
+        raise UserInputError(
+            f"operator=auto chooses each term's family in the weak Pareto search; method="
+            f"{spec.method} fits one family: give operator=directional or operator=riesz"
+        )
+    if spec.families and (two_dims or domain != "periodic"):
+        where = "2-D data" if two_dims else "a bounded window"
+        raise UserInputError(
+            f"operator=auto is 1-D periodic only; for {where} give operator=directional or "
+            "operator=riesz"
+        )
+    if spec.families and spec.uncertainty is not None:
+        raise UserInputError(
+            "uncertainty=bootstrap resamples one operator family; fit with operator=auto "
+            "first, then with uncertainty and the operator it found (directional or riesz)"
         )
     if spec.uncertainty is not None and not (kind.resamplable and spec.features == "weak"):
         raise UserInputError(

@@ -9,6 +9,10 @@
 4. ``power_mode=auto`` resolved on the field; the kind runs on its feature source
    (:mod:`weakpareto.fit.sources`).
 
+Several experiments of one equation (:class:`~weakpareto.fit.sources.Experiments`) share one
+domain (:func:`weakpareto.fit.domain.choose_common_domain`) and one power mode (resolved on all
+of them) and are fitted on their pooled weak rows (:mod:`weakpareto.library.pooled`).
+
 :func:`bootstrap_fit` resamples the weak equations of an outcome with the settings the fit's
 selection used. ``wp run`` (:mod:`weakpareto.campaign.compute`) and ``WeakPareto``/``wp
 discover`` (:mod:`weakpareto.user.estimator`) both call these two functions.
@@ -23,9 +27,9 @@ from typing import cast
 import numpy as np
 
 from weakpareto.fit.checks import FitWarning
-from weakpareto.fit.domain import DomainChoice, choose_domain, method_notes
+from weakpareto.fit.domain import DomainChoice, choose_common_domain, choose_domain, method_notes
 from weakpareto.fit.kinds import ProgressFn, check_supported
-from weakpareto.fit.sources import FitField
+from weakpareto.fit.sources import Experiments, FitData
 from weakpareto.fit.spec import FitSpec, PowerModeRequest
 from weakpareto.library.gram import FeatureSource
 from weakpareto.library.weak import PowerMode
@@ -50,23 +54,53 @@ class FitOutcome:
     two_d: bool
     resamplable: bool  # weak equations a bootstrap can resample
     notes: tuple[FitWarning, ...] = ()
+    n_experiments: int = 1
 
 
-def resolve_power_mode(power_mode: PowerModeRequest | str, u: np.ndarray) -> PowerMode:
-    """``auto`` -> ``positive`` for a nonnegative field, ``raw`` otherwise."""
+def resolve_power_mode(
+    power_mode: PowerModeRequest | str, u: np.ndarray | tuple[np.ndarray, ...]
+) -> PowerMode:
+    """``auto`` -> ``positive`` for a nonnegative field (every field of several experiments),
+    ``raw`` otherwise."""
     if power_mode != "auto":
         return cast(PowerMode, power_mode)
-    scale = float(np.max(np.abs(u)))
-    return "positive" if float(np.min(u)) >= -NONNEG_RTOL * scale else "raw"
+    fields = u if isinstance(u, tuple) else (u,)
+    scale = max(float(np.max(np.abs(f))) for f in fields)
+    low = min(float(np.min(f)) for f in fields)
+    return "positive" if low >= -NONNEG_RTOL * scale else "raw"
 
 
-def applicable(spec: FitSpec, two_d: bool, domain: str) -> tuple[FitSpec, list[FitWarning]]:
+def applicable(
+    spec: FitSpec, two_d: bool, domain: str, n_experiments: int = 1
+) -> tuple[FitSpec, list[FitWarning]]:
     """The spec with the components removed that have no implementation on these data, and the
     notes that say so (the method's spec notes first)."""
     notes = [FitWarning("method_settings", text, "info") for text in spec.notes]
     exact = spec.feature_settings.temporal_target == "exact"
     notes += method_notes(spec.method, exact, two_d, domain)
-    if two_d and spec.discovery.noise_model != "none":
+    noise_aware = spec.discovery.noise_model != "none"
+    if noise_aware and n_experiments > 1 and not two_d:
+        # the noise covariance is estimated for one field's tests (method/noise_correction.py)
+        notes.append(
+            FitWarning(
+                "method_components",
+                f"the noise-aware scoring of method={spec.method} models one field's noise: "
+                f"with {n_experiments} experiments the search scores the pooled weak rows "
+                "without it (the exact time target is kept)",
+                "info",
+            )
+        )
+    if noise_aware and spec.families and not two_d:  # its covariance is built per family
+        notes.append(
+            FitWarning(
+                "method_components",
+                f"the noise-aware scoring of method={spec.method} describes one operator family: "
+                "operator=auto searches several, so the search scores without it (the exact "
+                "time target is kept)",
+                "info",
+            )
+        )
+    if noise_aware and (two_d or n_experiments > 1 or spec.families):
         spec = dataclasses.replace(
             spec, discovery=dataclasses.replace(spec.discovery, noise_model="none")
         )
@@ -91,16 +125,26 @@ def start_term_notes(spec: FitSpec, source_name: str, result: DiscoveryResult) -
     ]
 
 
+def data_domain(requested: str, data: FitData) -> DomainChoice:
+    """The domain of one field, or the common domain of several experiments."""
+    if isinstance(data, Experiments):
+        fields = [(f.u, f.period_given) for f in data.fields]
+        return choose_common_domain(requested, fields, data.two_d)
+    return choose_domain(requested, data.u, data.period_given, data.two_d)
+
+
 def fit(
-    field: FitField, spec: FitSpec, progress: ProgressFn | None = None, rescaled: bool = False
+    data: FitData, spec: FitSpec, progress: ProgressFn | None = None, rescaled: bool = False
 ) -> FitOutcome:
-    """Fit ``field`` with ``spec`` (module docstring); ``rescaled``: the field is in grid units
-    (methods tied to fixed evaluation points are refused)."""
-    choice = choose_domain(spec.domain, field.u, field.period_given, field.two_d)
-    kind = check_supported(spec, field.two_d, choice.domain, rescaled)
-    spec, notes = applicable(spec, field.two_d, choice.domain)
-    power_mode = resolve_power_mode(spec.power_mode, field.u)
-    fitted = kind.run(field, spec, choice.domain, power_mode, progress)
+    """Fit ``data`` (one field, or several experiments of one equation) with ``spec`` (module
+    docstring); ``rescaled``: the data are in grid units (methods tied to fixed evaluation
+    points are refused)."""
+    n_exp = len(data.fields)
+    choice = data_domain(spec.domain, data)
+    kind = check_supported(spec, data.two_d, choice.domain, rescaled, n_exp)
+    spec, notes = applicable(spec, data.two_d, choice.domain, n_exp)
+    power_mode = resolve_power_mode(spec.power_mode, tuple(f.u for f in data.fields))
+    fitted = kind.run(data, spec, choice.domain, power_mode, progress)
     return FitOutcome(
         result=fitted.result,
         spec=spec,
@@ -108,11 +152,12 @@ def fit(
         power_mode=power_mode,
         source=fitted.source,
         source_name=fitted.source_name,
-        two_d=field.two_d,
+        two_d=data.two_d,
         resamplable=kind.resamplable and spec.features == "weak" and fitted.source is not None,
         notes=tuple(
             choice.notes() + notes + start_term_notes(spec, fitted.source_name, fitted.result)
         ),
+        n_experiments=n_exp,
     )
 
 

@@ -14,6 +14,10 @@ fit uses follows from the spec and the data (:func:`source_name`); every name of
 * ``two_d``: separable t/x/y Gaussian tests (:func:`weakpareto.library.weak_2d.weak_library_2d`);
 * ``pointwise``: the strong form on the trimmed grid (the paper's Strong-Pareto comparator;
   :func:`weakpareto.library.strong.pointwise_library`).
+
+Several experiments of one equation (:class:`Experiments`) build the same named source for every
+experiment and stack their rows (:class:`weakpareto.library.pooled.PooledSource`); each data type
+builds its own source (:meth:`FitField.build`, :meth:`Experiments.build`).
 """
 
 from __future__ import annotations
@@ -26,9 +30,11 @@ from typing import cast
 from weakpareto._typing import Array
 from weakpareto.errors import UserInputError
 from weakpareto.fit.spec import FitSpec
+from weakpareto.library.families import with_families
 from weakpareto.library.gram import FeatureSource
+from weakpareto.library.pooled import PooledSource
 from weakpareto.library.strong import pointwise_library
-from weakpareto.library.weak import PowerMode, weak_library
+from weakpareto.library.weak import PowerMode, WeakLibrary, weak_library
 from weakpareto.library.weak_2d import weak_library_2d
 from weakpareto.library.weak_bounded import bounded_weak_library
 from weakpareto.library.weak_exact import exact_time_weak_library
@@ -55,8 +61,50 @@ class FitField:
     def two_d(self) -> bool:
         return self.y is not None
 
+    @property
+    def fields(self) -> tuple[FitField, ...]:
+        """The experiments of the data: this field alone."""
+        return (self,)
+
+    def build(self, builder: SourceBuilder, spec: FitSpec, power_mode: PowerMode) -> FeatureSource:
+        """The feature source of this field."""
+        return builder(self, spec, power_mode)
+
+
+@dataclass(frozen=True)
+class Experiments:
+    """Several experiments of one equation, each a :class:`FitField` with its own grid, length
+    and initial condition, fitted as one equation on their pooled weak rows."""
+
+    fields: tuple[FitField, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.fields) < 2:
+            raise ValueError(f"Experiments needs >= 2 fields, got {len(self.fields)}")
+        if len({f.two_d for f in self.fields}) != 1:
+            raise ValueError("experiments must share their number of spatial dimensions")
+
+    @property
+    def two_d(self) -> bool:
+        return self.fields[0].two_d
+
+    def build(self, builder: SourceBuilder, spec: FitSpec, power_mode: PowerMode) -> FeatureSource:
+        """The source of every experiment, rows stacked in experiment order."""
+        return PooledSource(tuple(builder(f, spec, power_mode) for f in self.fields))
+
+
+#: The data of one fit: one field, or several experiments of one equation.
+FitData = FitField | Experiments
 
 SourceBuilder = Callable[[FitField, FitSpec, PowerMode], FeatureSource]
+
+
+def single_field(data: FitData, method: str) -> FitField:
+    """The field of one-experiment data (method kinds without a pooled implementation are
+    refused earlier, :func:`weakpareto.fit.kinds.check_supported`)."""
+    if isinstance(data, Experiments):
+        raise ValueError(f"method={method} fits one experiment at a time")
+    return data
 
 
 def _common(field: FitField, spec: FitSpec, power_mode: PowerMode) -> dict[str, object]:
@@ -70,18 +118,25 @@ def _common(field: FitField, spec: FitSpec, power_mode: PowerMode) -> dict[str, 
     )
 
 
+def _families(library: WeakLibrary, spec: FitSpec) -> FeatureSource:
+    """The library itself, or (``operator=auto``) its features in every family of the spec."""
+    return with_families(library, spec.families) if spec.families else library
+
+
 def periodic_l1(field: FitField, spec: FitSpec, power_mode: PowerMode) -> FeatureSource:
-    return weak_library(field.u, field.t, field.x, **_common(field, spec, power_mode))  # type: ignore[arg-type]
+    library = weak_library(field.u, field.t, field.x, **_common(field, spec, power_mode))  # type: ignore[arg-type]
+    return _families(library, spec)
 
 
 def periodic_exact(field: FitField, spec: FitSpec, power_mode: PowerMode) -> FeatureSource:
-    return exact_time_weak_library(
+    library = exact_time_weak_library(
         field.u,
         field.t,
         field.x,
         **_common(field, spec, power_mode),  # type: ignore[arg-type]
         **spec.feature_settings.library_options(),
     )
+    return _families(library, spec)
 
 
 def bounded(field: FitField, spec: FitSpec, power_mode: PowerMode) -> FeatureSource:
@@ -158,8 +213,9 @@ def source_name(spec: FitSpec, two_dims: bool, domain: str) -> str:
 
 
 def build_source(
-    field: FitField, spec: FitSpec, domain: str, power_mode: PowerMode
+    data: FitData, spec: FitSpec, domain: str, power_mode: PowerMode
 ) -> tuple[str, FeatureSource]:
-    """The name and the feature source of a fit."""
-    name = source_name(spec, field.two_d, domain)
-    return name, FEATURE_SOURCES[name](field, spec, power_mode)
+    """The name and the feature source of a fit (several experiments: the named source of each,
+    pooled)."""
+    name = source_name(spec, data.two_d, domain)
+    return name, data.build(FEATURE_SOURCES[name], spec, power_mode)

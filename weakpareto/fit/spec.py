@@ -40,7 +40,10 @@ from weakpareto.method.settings import (
     method_selector,
 )
 from weakpareto.numerics.windows import Budget
-from weakpareto.records import OperatorKind
+from weakpareto.records import Family, OperatorKind
+
+#: ``operator=auto``: the families searched per term (directional first: it names the equation).
+AUTO_FAMILIES: tuple[Family, ...] = ("directional", "riesz")
 
 #: What a method computes (``method.kind`` in ``conf/method/*.yaml``): the registry keys of
 #: :data:`weakpareto.fit.kinds.METHOD_KINDS`.
@@ -104,6 +107,9 @@ class FitSpec:
     options: Mapping[str, Any] = field(default_factory=dict)
     #: What the translation could not apply as written (said in the fit's notes, never silent).
     notes: tuple[str, ...] = ()
+    #: ``operator=auto``: the operator families each term may take (empty: ``discovery.operator``
+    #: for every term).
+    families: tuple[Family, ...] = ()
 
     def __post_init__(self) -> None:
         kinds = get_args(MethodKindName)
@@ -169,6 +175,10 @@ def spec_from_groups(
     ``library`` (a benchmark's ``library`` block: ranges, powers, operator, test family)."""
     m, s, sel, lib = groups["method"], groups["search"], groups["selection"], groups["library"]
     features = FeatureSettings.of({str(k): v for k, v in m.items()})
+    operator = str(lib["operator"])
+    families: tuple[Family, ...] = ()
+    if operator == "auto":  # each term's family is chosen by the data
+        operator, families = AUTO_FAMILIES[0], AUTO_FAMILIES
     beta_range = _float_pair(lib["beta_range"])
     floor, note = order_floor(features, beta_range)
     discovery = DiscoveryConfig(
@@ -176,7 +186,7 @@ def spec_from_groups(
         beta_range=beta_range,
         powers=tuple(int(p) for p in lib["powers"]),
         c_max=int(s["c_max"]),
-        operator=cast(OperatorKind, str(lib["operator"])),
+        operator=cast(OperatorKind, operator),
         n_alpha_nodes=int(s["n_alpha_nodes"]),
         n_beta_nodes=int(s["n_beta_nodes"]),
         eps_alpha=float(s["eps_alpha"]),
@@ -239,6 +249,7 @@ def spec_from_groups(
         uncertainty=uncertainty,
         options=MappingProxyType(dict(m)),
         notes=(note,) if note else (),
+        families=families,
     )
 
 

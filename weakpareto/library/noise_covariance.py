@@ -137,14 +137,19 @@ class FeatureCovariance:
         mask = np.asarray(mask, dtype=float)
         # target x target: B = psi for both -> sum_j s_ij psi_l(x_j)^2
         r = (s @ (sp * sp).T) @ mask.T  # (nt, K_t): sum_l M[a,l] sum_j s_ij psi_l^2
-        c_tt = np.einsum("gai,hai,ia->gh", weights, weights, r, optimize=True)
-        # target x column: A = (W, T), B = (psi, X^* psi)
-        y = np.einsum("ij,lj,blj->bil", s, sp, adjoints, optimize=True)  # (B, nt, K_x)
-        z = np.einsum("al,bil->bai", mask, y, optimize=True)
-        c_tc = np.einsum("gai,ai,bai->gb", weights, t, z, optimize=True)
+        g = weights.shape[0]
+        flat = weights.reshape(g, -1)
+        c_tt = flat @ (weights * r.T[None]).reshape(g, -1).T  # sum_ai W_gai W_hai r_ia
+        # target x column: A = (W, T), B = (psi, X^* psi); matmuls, not einsum: this runs
+        # once per trial system of the polish, where einsum's path search dominated
+        y = s @ np.swapaxes(sp[None] * adjoints, 1, 2)  # (B, nt, K_x): sum_j s_ij psi_lj X*psi_blj
+        z = mask @ np.swapaxes(y, 1, 2)  # (B, K_t, nt)
+        nb, size = adjoints.shape[0], t.size  # explicit sizes: no linear column gives nb = 0
+        c_tc = (weights * t[None]).reshape(g, size) @ z.reshape(nb, size).T
         # column x column: A = T for both
         v = mask.T @ ((t * t) @ s)  # (K_x, nx)
-        c_cc = np.einsum("lj,blj,clj->bc", v, adjoints, adjoints, optimize=True)
+        width = v.size
+        c_cc = (adjoints * v[None]).reshape(nb, width) @ adjoints.reshape(nb, width).T
         return self._q2 * c_tt, self._q2 * c_tc, self._q2 * c_cc
 
     def system(

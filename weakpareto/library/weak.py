@@ -43,6 +43,20 @@ TemporalScheme = Literal["l1", "gl_caputo"]
 SpatialTests = Literal["gaussian", "fourier"]
 
 
+#: Largest number of values of one batched intermediate (orders x field): order banks are
+#: evaluated a chunk of orders at a time, so memory grows like the field rather than like
+#: (number of orders) x (field) — 58 orders of a 2400 x 4096 field would be 4.5 GB at once.
+BATCH_VALUES = 1 << 24
+
+
+def order_chunks(n_orders: int, per_order: int) -> list[slice]:
+    """Slices of ``n_orders`` orders whose intermediates hold at most :data:`BATCH_VALUES`
+    values (one order at a time when a single one is larger). Every order is computed on its
+    own slice of the batch, so chunking does not change a result."""
+    size = max(1, BATCH_VALUES // max(int(per_order), 1))
+    return [slice(i, min(i + size, n_orders)) for i in range(0, max(n_orders, 1), size)]
+
+
 def uniform_step(grid: Array, name: str) -> float:
     """Step of a uniform grid (the caller validates uniformity)."""
     return float(grid[1] - grid[0]) if grid.size > 1 else 1.0
@@ -94,7 +108,7 @@ class WeakLibrary:
     dt: float
     dx: float
     period: float
-    operator: OperatorKind
+    operator: OperatorKind | ops.SpectralKind
     power_mode: PowerMode
     temporal_tests: Array
     spatial_tests: Array
@@ -122,7 +136,7 @@ class WeakLibrary:
     def spatial_apply(self, f: Array, betas: Array) -> Array:
         """``X_beta f`` along the last axis for every beta: ``(G,) + f.shape``."""
         betas = np.atleast_1d(np.asarray(betas, dtype=float))
-        if self.operator in ("directional", "riesz"):
+        if self.operator in ops.SPECTRAL_KINDS:
             mult = ops.spectral_multiplier(self.operator, self._kappa(), betas)  # (G, nx)
             return ops.apply_multiplier(
                 f[None], mult.reshape((betas.size,) + (1,) * (f.ndim - 1) + (-1,))
@@ -134,7 +148,7 @@ class WeakLibrary:
         """``X_beta^* psi_l`` for every spatial test and beta: ``(G, K_x, nx)`` (paper Eq. 10)."""
         betas = np.atleast_1d(np.asarray(betas, dtype=float))
         s = self.spatial_tests
-        if self.operator in ("directional", "riesz"):
+        if self.operator in ops.SPECTRAL_KINDS:
             mult = ops.spectral_multiplier(self.operator, self._kappa(), betas)
             return ops.apply_multiplier_adjoint(s[None], mult[:, None, :])
         mats = _gl_matrices(s.shape[-1], self.dx, betas)
@@ -145,12 +159,23 @@ class WeakLibrary:
         rows = self.temporal_tests @ fields @ self.spatial_tests.T
         return self.quadrature * rows.reshape(fields.shape[:-2] + (-1,))
 
+    def _temporal_weights(self, alphas: Array, mode: Mode) -> Array:
+        """``T D_h^alpha`` for every order: ``(G, K_t, nt)``, a chunk of orders at a time."""
+        nt = self.u.shape[0]
+        return np.concatenate(
+            [
+                self.temporal_tests
+                @ temporal_matrices(nt, self.dt, alphas[c], mode, self.temporal_scheme)
+                for c in order_chunks(alphas.size, 2 * nt * nt)
+            ],
+            axis=0,
+        )
+
     def target_weights(self, alphas: Array, mode: Mode) -> Array:
         """Temporal weights ``(G, K_t, nt)`` with ``targets = dt dx W u S^T`` (the noise
         covariance of the target, :mod:`weakpareto.library.noise_covariance`)."""
         alphas = np.atleast_1d(np.asarray(alphas, dtype=float))
-        mats = temporal_matrices(self.u.shape[0], self.dt, alphas, mode, self.temporal_scheme)
-        weights = self.temporal_tests @ mats
+        weights = self._temporal_weights(alphas, mode)
         if self.temporal_scheme == "gl_caputo":  # the field is u - u0 [- t (u1 - u0)/dt]
             nt = self.u.shape[0]
             c0 = np.zeros(nt)
@@ -170,9 +195,7 @@ class WeakLibrary:
     def targets(self, alphas: Array, mode: Mode) -> Array:
         """Exact weak targets ``b(mode, alpha)`` for each alpha: ``(G, K)`` (paper Eq. 9)."""
         alphas = np.atleast_1d(np.asarray(alphas, dtype=float))
-        nt = self.u.shape[0]
-        mats = temporal_matrices(nt, self.dt, alphas, mode, self.temporal_scheme)
-        t_op = self.temporal_tests @ mats  # (G, K_t, nt): transpose lands on the tests
+        t_op = self._temporal_weights(alphas, mode)  # (G, K_t, nt): transpose on the tests
         field = self.u
         if self.temporal_scheme == "gl_caputo":
             field = caputo_subtracted(self.u, self.dt, mode)
@@ -189,8 +212,13 @@ class WeakLibrary:
             rows = np.einsum("an,gln->gal", tu, adj)
             return self.quadrature * rows.reshape(betas.size, -1)
         weight = power_field(self.u, power, self.power_mode)
-        fields = weight[None] * self.spatial_apply(self.u, betas)
-        return self.project(fields)
+        return np.concatenate(
+            [
+                self.project(weight[None] * self.spatial_apply(self.u, betas[c]))
+                for c in order_chunks(betas.size, 3 * self.u.size)  # real + complex spectrum
+            ],
+            axis=0,
+        )
 
 
 def _gl_matrices(n: int, h: float, betas: Array) -> Array:

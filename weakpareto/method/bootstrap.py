@@ -6,19 +6,9 @@ so neighbouring rows share noise and are dependent; resampling single rows would
 independent and give intervals that are too narrow. We therefore resample **tiles** of
 neighbouring test indices with replacement (a block bootstrap on the test grid).
 
-Block size (:func:`block_lengths`). Along each axis the block length is the larger of
-
-* the **test-overlap length**: 1 + the largest index lag ``L`` at which neighbouring tests still
-  overlap, ``mean_l |<phi_l, phi_{l+L}>| >= overlap`` (rows are l2-normalised, so this is their
-  cosine; white noise makes two rows correlated by exactly this amount). Gaussian tests of width
-  ``w`` spaced ``s`` apart overlap by ``exp(-(L s)^2 / (4 w^2))``, so the block covers
-  ``2 w sqrt(ln(1/overlap)) / s`` centres (overlap 0.1: about 3 widths); Fourier tests are
-  orthogonal (length 1);
-* the **residual correlation length**: 1 + the largest lag at which the autocorrelation of the
-  point estimate's weak residual along that axis is ``>= overlap``. It captures dependence the
-  tests alone do not show (the Caputo operator's memory, smooth model error).
-
-Each length is capped at half the axis (at least two blocks per axis).
+Tiles (:mod:`weakpareto.method.tiles`): blocks of neighbouring tests as long as the tests
+overlap or the residual stays correlated; several experiments are tiled one by one and, from
+three on, resampled as whole experiments too.
 
 Per resample (:func:`bootstrap`) the support is held fixed and everything continuous is refit:
 alpha (fractional branches), every non-identity order and every coefficient. The orders minimise
@@ -48,11 +38,18 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.optimize import minimize
 
 from weakpareto._typing import Array
 from weakpareto.library.gram import EPS_REL, FeatureSource
 from weakpareto.method.selection import select_gain
+from weakpareto.method.tiles import axis_tests as axis_tests
+from weakpareto.method.tiles import block_lengths as block_lengths
+from weakpareto.method.tiles import grid_shape as grid_shape
+from weakpareto.method.tiles import overlap_block_length as overlap_block_length
+from weakpareto.method.tiles import resample_counts as resample_counts
+from weakpareto.method.tiles import residual_block_length as residual_block_length
+from weakpareto.method.tiles import tile_labels as tile_labels
+from weakpareto.method.tiles import tile_layout
 from weakpareto.records import Mode
 
 #: Default number of resamples and interval level.
@@ -112,11 +109,13 @@ class BootstrapResult:
     inclusion: Array  # (c,) fraction of resamples whose reselected model keeps term j
     alternatives: tuple[tuple[int, float, float], ...]  # (index, order, frequency), not selected
     size_frequency: dict[int, float]  # reselected size -> fraction
-    block_shape: tuple[int, ...]
-    grid_shape: tuple[int, ...]
-    n_tiles: int
+    block_shape: tuple[int, ...]  # the first experiment's
+    grid_shape: tuple[int, ...]  # the first experiment's
+    n_tiles: int  # over all experiments
     seconds: float
     settings: BootstrapSettings = field(default_factory=BootstrapSettings)
+    n_experiments: int = 1
+    experiments_resampled: bool = False
 
     @property
     def n_boot(self) -> int:
@@ -135,104 +134,6 @@ def central_interval(values: Array, level: float) -> tuple[float, float]:
         return float("nan"), float("nan")
     lo, hi = np.quantile(v, [0.5 * (1.0 - level), 0.5 * (1.0 + level)])
     return float(lo), float(hi)
-
-
-# -- blocks ---------------------------------------------------------------------------------------
-def _lag_profile(corr: Array, max_lag: int) -> Array:
-    """``mean |corr[l, l+L]|`` for ``L = 0..max_lag`` of a square matrix."""
-    return np.array([float(np.mean(np.abs(np.diagonal(corr, L)))) for L in range(max_lag + 1)])
-
-
-def _length_from_profile(profile: Array, overlap: float) -> int:
-    """1 + the largest lag whose profile value is still ``>= overlap``."""
-    strong = np.flatnonzero(profile[1:] >= overlap)
-    return 1 + (int(strong[-1]) + 1 if strong.size else 0)
-
-
-def overlap_block_length(tests: Array, overlap: float) -> int:
-    """Test-overlap length of one axis (module docstring); ``tests (K, n)``."""
-    t = np.asarray(tests, dtype=float)
-    norms = np.linalg.norm(t, axis=1)
-    t = t / np.where(norms > 0.0, norms, 1.0)[:, None]
-    k = t.shape[0]
-    if k < 2:
-        return 1
-    return min(_length_from_profile(_lag_profile(t @ t.T, k // 2), overlap), max(1, k // 2))
-
-
-def residual_block_length(resid: Array, axis: int, overlap: float) -> int:
-    """Residual correlation length along ``axis`` of a residual on the test grid."""
-    r = np.moveaxis(np.asarray(resid, dtype=float), axis, 0)
-    k = r.shape[0]
-    if k < 2:
-        return 1
-    r = r.reshape(k, -1)
-    r = r - r.mean(axis=0, keepdims=True)
-    var = float(np.sum(r * r))
-    if not var > 0.0:
-        return 1
-    acf = np.array([float(np.sum(r[: k - L] * r[L:])) / var for L in range(k // 2 + 1)])
-    return min(_length_from_profile(acf, overlap), max(1, k // 2))
-
-
-def axis_tests(source: FeatureSource) -> list[Array] | None:
-    """The 1-D test families of a weak library, one per axis of the test grid (or None)."""
-    names = (
-        ("temporal_tests", "spatial_tests"),
-        ("temporal_tests", "x_tests", "y_tests"),
-    )
-    for group in names:
-        if all(hasattr(source, n) for n in group):
-            return [np.asarray(getattr(source, n)) for n in group]
-    return None
-
-
-def grid_shape(source: FeatureSource) -> tuple[int, ...]:
-    """Shape of the test grid the rows are flattened from (row-major); one axis if unknown."""
-    shape = getattr(source, "shape", None)
-    if isinstance(shape, tuple) and int(np.prod(shape)) == source.n_rows:
-        return tuple(int(k) for k in shape)
-    return (int(source.n_rows),)
-
-
-def block_lengths(
-    shape: tuple[int, ...], tests: Sequence[Array] | None, resid: Array | None, overlap: float
-) -> tuple[int, ...]:
-    """Block length per axis: max(test overlap, residual correlation), capped at half the axis."""
-    out = []
-    for axis, k in enumerate(shape):
-        n = 1
-        if tests is not None and axis < len(tests):
-            n = max(n, overlap_block_length(tests[axis], overlap))
-        if resid is not None:
-            n = max(n, residual_block_length(np.reshape(resid, shape), axis, overlap))
-        out.append(int(min(n, max(1, k // 2))))
-    return tuple(out)
-
-
-def tile_labels(shape: tuple[int, ...], blocks: tuple[int, ...]) -> NDArray[np.intp]:
-    """Tile id of every row (rows flattened row-major from ``shape``): non-overlapping tiles of
-    ``blocks`` neighbouring test indices per axis (the last tile of an axis may be shorter)."""
-    if len(shape) != len(blocks) or any(b < 1 for b in blocks):
-        raise ValueError(f"blocks {blocks} do not match the grid {shape}")
-    ids = np.zeros(shape, dtype=np.intp)
-    for axis, (k, b) in enumerate(zip(shape, blocks)):
-        n_axis = -(-k // b)
-        idx = np.arange(k) // b
-        view = [1] * len(shape)
-        view[axis] = k
-        ids = ids * n_axis + idx.reshape(view)
-    return ids.reshape(-1)
-
-
-def resample_counts(n_tiles: int, n_boot: int, seed: int) -> Array:
-    """``(n_boot, n_tiles)`` multiplicities: each resample draws ``n_tiles`` tiles with
-    replacement (seeded, deterministic)."""
-    rng = np.random.default_rng(seed)
-    draws = rng.integers(0, n_tiles, size=(n_boot, n_tiles))
-    out = np.zeros((n_boot, n_tiles), dtype=float)
-    np.add.at(out, (np.arange(n_boot)[:, None], draws), 1.0)
-    return out
 
 
 # -- local bank -----------------------------------------------------------------------------------
@@ -427,6 +328,8 @@ def bootstrap(
     estimate's weak residual ``(n_rows,)`` for the residual correlation length (None: test
     overlap only).
     """
+    from scipy.optimize import minimize  # imported when used (start-up)
+
     t0 = time.perf_counter()
     if not 0.0 < settings.level < 1.0:
         raise ValueError(f"level={settings.level} must be in (0, 1)")
@@ -435,11 +338,8 @@ def bootstrap(
     if alternatives and _matching(model, alternatives, settings.match_tol) is None:
         # the selected model stands in for the front model of its size
         alternatives = [m for m in alternatives if m.size != model.size] + [model]
-    shape = grid_shape(source)
-    blocks = block_lengths(shape, axis_tests(source), resid, settings.overlap)
-    labels = tile_labels(shape, blocks)
-    n_tiles = int(labels.max()) + 1
-    bank = LocalBank(source, model, bounds, alternatives, labels, settings)
+    layout = tile_layout(source, resid, settings.overlap)
+    bank = LocalBank(source, model, bounds, alternatives, layout.labels, settings)
     lo, hi = bank.lower_upper()
     c = model.size
 
@@ -476,7 +376,7 @@ def bootstrap(
     v_full = fit_orders(g_full, v_hat)
 
     sel_alt = _matching(model, alternatives, settings.match_tol)
-    counts = resample_counts(n_tiles, settings.n_boot, settings.seed)
+    counts = layout.resample(settings.n_boot, settings.seed)
     nb = settings.n_boot
     alpha_out = np.full(nb, model.alpha)
     orders_out = np.tile(np.array(model.orders, dtype=float), (nb, 1))
@@ -550,11 +450,13 @@ def bootstrap(
         inclusion=kept.mean(axis=0),
         alternatives=alts,
         size_frequency={s: n / nb for s, n in sorted(size_count.items())},
-        block_shape=blocks,
-        grid_shape=shape,
-        n_tiles=n_tiles,
+        block_shape=layout.blocks[0],
+        grid_shape=layout.shapes[0],
+        n_tiles=layout.n_tiles,
         seconds=time.perf_counter() - t0,
         settings=settings,
+        n_experiments=len(layout.tiles),
+        experiments_resampled=layout.experiments_resampled,
     )
 
 

@@ -13,7 +13,6 @@ from dataclasses import replace
 from typing import cast
 
 import numpy as np
-from scipy.optimize import minimize
 
 from weakpareto._typing import Array
 from weakpareto.library.gram import (
@@ -25,13 +24,14 @@ from weakpareto.library.gram import (
     build_banks,
     evaluate_direct,
 )
+from weakpareto.library.pooled import row_counts
 from weakpareto.method.noise_correction import NoiseCorrection
 from weakpareto.method.search import (
     Candidate,
     PatternObjective,
+    experiment_split,
     optimise_size,
     power_patterns,
-    train_val_split,
 )
 from weakpareto.method.selection import (
     StoppingState,
@@ -101,8 +101,8 @@ class Discovery:
         self.branches = temporal_branches(cfg.alpha_range, cfg.n_alpha_nodes, cfg.eps_alpha)
         self.beta_nodes = beta_nodes(cfg.beta_range, cfg.n_beta_nodes, cfg.min_positive_order)
         self.banks: OrderBanks = build_banks(source, self.branches, self.beta_nodes, cfg.powers)
-        self.train_rows, self.val_rows = train_val_split(
-            self.banks.n_rows, cfg.search.val_fraction, cfg.seed
+        self.train_rows, self.val_rows = experiment_split(
+            row_counts(source), cfg.search.val_fraction, cfg.seed
         )
         self.tables = GramTables.build(self.banks, self.train_rows, self.val_rows)
         self.noise: NoiseCorrection | None = None
@@ -271,6 +271,8 @@ class Discovery:
     def polish(self, cand: Candidate) -> tuple[float, Array]:
         """Nelder–Mead on the exact full-row relative residual within the branch
         (docs/method/search.md#exact-order-polishing)."""
+        from scipy.optimize import minimize  # imported when used (start-up)
+
         betas = np.array(cand.betas)
         if not self.cfg.refine.polish:
             return cand.alpha, betas

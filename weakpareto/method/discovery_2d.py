@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from weakpareto.library.weak_2d import ADMITTED_POWERS, DIRECTIONS, WeakLibrary2D
+from weakpareto.library.gram import FeatureSource
+from weakpareto.library.weak_2d import ADMITTED_POWERS, DIRECTIONS
 from weakpareto.method.discovery import Discovery, ProgressFn
 from weakpareto.method.settings import DiscoveryConfig
 from weakpareto.records import DiscoveryResult, Equation, FrontPoint, Term
@@ -28,11 +29,12 @@ def directional_equation(eq: Equation) -> Equation:
 
 
 def discover_2d(
-    source: WeakLibrary2D,
+    source: FeatureSource,
     cfg: DiscoveryConfig,
     progress: ProgressFn | None = None,
 ) -> DiscoveryResult:
-    """Weak-Pareto on a 2-D field: Algorithm 1 with direction patterns instead of powers.
+    """Weak-Pareto on a 2-D field (a 2-D weak library, or several pooled): Algorithm 1 with
+    direction patterns instead of powers.
 
     ``cfg.powers`` are the *model* powers and must be ``(0,)`` (the paper's 2-D example is
     linear); internally the search runs with ``powers=(0, 1)`` = direction indices, so every

@@ -15,15 +15,19 @@ What every front end of the block bootstrap (:mod:`weakpareto.method.bootstrap`)
   resamples on a refit bound above :data:`BOUND_SHARE`, an inclusion frequency below
   :data:`MIN_INCLUSION` — as short codes; the user layer words them.
 * :data:`CALIBRATION` and :func:`calibrate`: the widening of the raw percentile intervals that
-  makes them cover at their level (see there); warnings read the calibrated intervals.
+  makes them cover at their level, read from the package data file :data:`CALIBRATION_FILE`
+  (constants and provenance); warnings read the calibrated intervals.
 """
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from importlib import resources
 from types import MappingProxyType
+from typing import Any
 
 import numpy as np
 
@@ -70,21 +74,47 @@ class Calibration:
         return self.floor * abs(centre) if self.relative else self.floor
 
 
+#: The package data file of :data:`CALIBRATION`: ``quantities`` (per quantity ``factor``,
+#: ``floor``, ``relative``), the ``level`` they were fitted for and their ``provenance`` (script,
+#: split, date, coverage table).
+CALIBRATION_FILE = "interval_calibration.json"
+QUANTITIES = ("alpha", "beta", "xi")
+
+
+def parse_calibration(payload: Mapping[str, Any]) -> dict[str, Calibration]:
+    """The per-quantity :class:`Calibration` of a calibration file's content; ``ValueError``
+    for a missing quantity, a factor below 1 or a negative or non-finite floor."""
+    quantities = payload.get("quantities", {})
+    out = {}
+    for q in QUANTITIES:
+        if q not in quantities:
+            raise ValueError(f"calibration has no constants for {q!r}")
+        c = quantities[q]
+        factor, floor = float(c["factor"]), float(c["floor"])
+        if not (factor >= 1.0 and math.isfinite(factor) and floor >= 0.0 and math.isfinite(floor)):
+            raise ValueError(f"calibration of {q!r}: factor {factor} < 1 or floor {floor} < 0")
+        out[q] = Calibration(factor, floor, bool(c.get("relative", False)))
+    return out
+
+
+def read_calibration_file() -> dict[str, Any]:
+    """The content of the package's :data:`CALIBRATION_FILE`."""
+    text = (resources.files("weakpareto") / "data" / CALIBRATION_FILE).read_text(encoding="utf-8")
+    payload = json.loads(text)
+    assert isinstance(payload, dict)
+    return payload
+
+
 #: The calibration of the reported intervals per quantity: ``alpha``, the orders ``beta``, the
-#: coefficients ``xi`` (relative floor). The raw percentile intervals measure the sampling
-#: variability of the weak equations only: they miss the error every resample shares (the
-#: discretisation of the weak forms and the noise bias of high-order columns), which dominates at
-#: low noise (FADE at 1 %: orders off by 0.026 with raw intervals 0.02 wide), and they are
-#: somewhat narrow at high noise. Fitted on the calibration study's FADE and Burgers runs (1, 5,
-#: 10 % noise, 20 seeds): per quantity the (factor, floor) of smallest mean width with 90 %
-#: coverage in every cell of >= MIN_CELL recovered seeds (floors rounded up to two digits);
-#: validated on RD space (results/uncertainty/tab_uncertainty.md, scripts/uncertainty_table.py).
+#: coefficients ``xi`` (relative floor), read from :data:`CALIBRATION_FILE`. The raw percentile
+#: intervals measure the sampling variability of the weak equations only: they miss the error
+#: every resample shares (the discretisation of the weak forms and the noise bias of high-order
+#: columns), which dominates at low noise, and they are somewhat narrow at high noise. The
+#: constants are fitted by scripts/calibrate_intervals.py on a calibration set of equations and
+#: judged on a held-out set of other equations (scripts/calibration_split.yaml,
+#: results/uncertainty/tab_calibration.md).
 CALIBRATION: Mapping[str, Calibration] = MappingProxyType(
-    {
-        "alpha": Calibration(1.0, 0.00083),
-        "beta": Calibration(1.05, 0.023),
-        "xi": Calibration(1.25, 0.022, relative=True),
-    }
+    parse_calibration(read_calibration_file())
 )
 #: No widening (the raw bootstrap percentiles).
 RAW = Calibration()

@@ -19,7 +19,6 @@ from typing import cast
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.optimize import differential_evolution
 
 from weakpareto._typing import Array
 from weakpareto.library.gram import TINY, Evaluation, GramTables, OrderBanks
@@ -87,6 +86,27 @@ def train_val_split(n_rows: int, fraction: float, seed: int) -> tuple[NDArray, N
     perm = np.random.default_rng(seed).permutation(n_rows)
     n_val = max(1, round(fraction * n_rows))
     return np.sort(perm[n_val:]), np.sort(perm[:n_val])
+
+
+#: Fewest rows an experiment needs for its own train/validation split (several experiments).
+MIN_SPLIT_ROWS = 20
+
+
+def experiment_split(
+    counts: tuple[int, ...], fraction: float, seed: int
+) -> tuple[NDArray, NDArray]:
+    """Row split of experiments stacked in order (``counts`` rows each): when every experiment
+    has at least :data:`MIN_SPLIT_ROWS` rows, :func:`train_val_split` applied to each one (its
+    rows offset), so the validation rows mix experiments in their proportions; otherwise the
+    split of all rows at once. One experiment is exactly :func:`train_val_split`."""
+    total = int(sum(counts))
+    if len(counts) == 1 or min(counts) < MIN_SPLIT_ROWS:
+        return train_val_split(total, fraction, seed)
+    offsets = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    pieces = [train_val_split(int(n), fraction, seed) for n in counts]
+    train = np.concatenate([tr + off for (tr, _), off in zip(pieces, offsets)])
+    val = np.concatenate([va + off for (_, va), off in zip(pieces, offsets)])
+    return train, val
 
 
 _IMPORTANT: dict[int, list[tuple[int, ...]]] = {
@@ -300,6 +320,8 @@ def optimise_pattern_branch(
 ) -> Candidate:
     """Anchor start, then scipy differential evolution from the best anchor
     (docs/method/search.md#differential-evolution)."""
+    from scipy.optimize import differential_evolution  # imported when used (start-up)
+
     bounds, x0, anchor_val = _start(objective, beta_range, settings)
     if settings.vectorized:
         func: Callable = lambda x: objective(np.asarray(x).T)  # noqa: E731  (dim, S) -> (S,)

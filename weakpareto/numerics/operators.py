@@ -66,6 +66,17 @@ def directional_multiplier(kappa: ArrayLike, beta: float | ArrayLike) -> Complex
     return np.asarray(out, dtype=complex)
 
 
+def directional_right_multiplier(kappa: ArrayLike, beta: float | ArrayLike) -> ComplexArray:
+    """Right-sided directional multiplier ``(-i*kappa)**beta`` = ``(i*(-kappa))**beta``.
+
+    The mirror image ``x -> -x`` of :func:`directional_multiplier` (the right Weyl derivative on
+    the period) and its complex conjugate for real ``kappa``, so on the period it is the adjoint
+    family of the directional one. Same conventions: zero mode annihilated for ``beta > 0``,
+    ``beta == 0`` the identity, no Nyquist special case (effective ``cos(pi*beta/2)|kappa|**beta``).
+    """
+    return directional_multiplier(-np.asarray(kappa, dtype=float), beta)
+
+
 # Equation numbers in the docstrings below count the paper's numbered displays in order
 # (docs/method/README.md#paper-equation-numbers): 1 eq:rl-def, 2 eq:spectral-def,
 # 3 eq:ik-branch, 9 eq:caputo-weak, 10 eq:linear-spatial, 12 eq:discrete-adjoint.
@@ -76,7 +87,9 @@ def directional_multiplier(kappa: ArrayLike, beta: float | ArrayLike) -> Complex
 # ---------------------------------------------------------------------------------------------
 
 TemporalMode = Literal["sub", "int", "sup"]
-SpectralKind = Literal["riesz", "directional"]
+SpectralKind = Literal["riesz", "directional", "directional_right"]
+#: The periodic Fourier-multiplier kinds (:func:`spectral_multiplier`).
+SPECTRAL_KINDS: tuple[SpectralKind, ...] = ("riesz", "directional", "directional_right")
 
 #: Tolerance below which ``|alpha - 1|`` selects the exact integer mode
 #: (docs/method/operators.md#branch-of-a-temporal-order).
@@ -254,11 +267,14 @@ def apply_multiplier_adjoint(phi: ArrayLike, mult: ArrayLike, axis: int = -1) ->
 def spectral_multiplier(
     kind: SpectralKind, kappa: ArrayLike, beta: float | ArrayLike
 ) -> FloatArray | ComplexArray:
-    """Dispatch to :func:`riesz_multiplier` or :func:`directional_multiplier` (paper Eqs. 2-3)."""
+    """Dispatch to :func:`riesz_multiplier`, :func:`directional_multiplier` (paper Eqs. 2-3) or
+    :func:`directional_right_multiplier`."""
     if kind == "riesz":
         return riesz_multiplier(kappa, beta)
     if kind == "directional":
         return directional_multiplier(kappa, beta)
+    if kind == "directional_right":
+        return directional_right_multiplier(kappa, beta)
     raise ValueError(f"unknown spectral operator kind {kind!r}")
 
 
@@ -448,6 +464,14 @@ class DirectionalOperator(_SpectralOperator):
     """Periodic directional derivative ``(i kappa)**beta`` (paper Eqs. 2-3)."""
 
     kind: SpectralKind = "directional"
+
+
+@register_spatial("directional_right")
+class DirectionalRightOperator(_SpectralOperator):
+    """Periodic right-sided directional derivative ``(-i kappa)**beta``, the adjoint family of
+    :class:`DirectionalOperator` on the period."""
+
+    kind: SpectralKind = "directional_right"
 
 
 class _MatrixOperator(SpatialOperator):

@@ -10,7 +10,9 @@ Layout of the subpackage:
 * :mod:`~weakpareto.reporting.markdown`: the paper-vs-ours comparison notes;
 * :mod:`~weakpareto.reporting.paper_values`: loader of ``paper/*.yaml``, the transcribed paper
   cells, layouts and decimals (data, one file per table);
-* :mod:`~weakpareto.reporting.output`: atomic writing of a table's two files.
+* :mod:`~weakpareto.reporting.output`: atomic writing of a table's two files;
+* :mod:`~weakpareto.reporting.html`: the static results page (``<html_dir>/index.html``) and the
+  page builder of ``wp discover``'s fit page.
 
 ``report``, ``twod``, ``twod_extra``, ``forward`` and ``diagnostics`` are deprecated aliases of the
 old module paths, kept only until the callers outside this subpackage have migrated.

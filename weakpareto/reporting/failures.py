@@ -10,8 +10,8 @@ failed runs is written exactly as before.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 import pandas as pd
 
@@ -24,10 +24,12 @@ MAX_LISTED = 50
 
 @dataclass(frozen=True)
 class Failures:
-    """The runs behind one table (``total``) and those of them that failed (``failed`` rows)."""
+    """The runs behind one table (``total``), those of them that failed (``failed`` rows) and the
+    number of runs per code hash (``""``: rows written before code hashes)."""
 
     total: int
     failed: pd.DataFrame
+    code_hashes: Mapping[str, int] = field(default_factory=dict)  # runs per code hash
 
     @property
     def count(self) -> int:
@@ -92,10 +94,16 @@ def _runs(cells: Sequence[pd.DataFrame]) -> pd.DataFrame:
 
 
 def failures_of(cells: Sequence[pd.DataFrame]) -> Failures:
-    """The runs of the recorded cells (each run once) and the failed ones among them."""
+    """The runs of the recorded cells (each run once), the failed ones among them and the runs
+    per code hash."""
     runs = _runs(cells)
     failed = runs[runs["status"].astype(str) != "ok"] if len(runs) else runs
-    return Failures(len(runs), failed.reset_index(drop=True))
+    hashes: dict[str, int] = {}
+    if "code_hash" in runs.columns:
+        for h in runs["code_hash"]:
+            key = "" if pd.isna(h) else str(h)
+            hashes[key] = hashes.get(key, 0) + 1
+    return Failures(len(runs), failed.reset_index(drop=True), hashes)
 
 
 def with_failures(markdown: str, failures: Failures | None) -> str:

@@ -38,15 +38,16 @@ from weakpareto._typing import FloatArray
 from weakpareto.benchmarks.generators import generate
 from weakpareto.campaign.store import select_cell
 from weakpareto.evaluation.metrics import summarise
-from weakpareto.io import atomic_path
+from weakpareto.reporting.drawing import DPI as DPI
+from weakpareto.reporting.drawing import FORMATS as FORMATS
+from weakpareto.reporting.drawing import save_figure as save_figure
+from weakpareto.reporting.drawing import use_agg as _use_agg
 
 #: Panels of Fig. 2: (benchmark key, panel title).
 PANELS = (("fade", "(a) FADE"), ("burgers", "(b) Fractional Burgers"))
 #: Noise levels of the robustness study (fractions), as in tab:robustness.
 NOISES = (0.0, 0.01, 0.05, 0.10, 0.20)
-FORMATS = ("png", "pdf")
 WEAK_METHOD, STRONG_METHOD = "weak_pareto", "strong_pareto"
-DPI = 200
 STRONG_STYLE: dict[str, Any] = {"color": "C3", "marker": "s", "ms": 6, "mfc": "none", "mew": 1.5}
 
 
@@ -60,24 +61,6 @@ class Point:
     mean: float  # conditioned mean (NaN when no seed recovered the support)
     lo: float  # min over the recovered seeds
     hi: float  # max over the recovered seeds
-
-
-def _use_agg() -> Any:
-    """``matplotlib.pyplot`` on the Agg backend (matplotlib is imported only to draw)."""
-    import matplotlib
-
-    matplotlib.use("Agg", force=True)
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
-def save_figure(fig: Any, path: Path) -> None:
-    """Save ``fig`` atomically in the format of ``path``'s suffix (byte-stable PDF metadata)."""
-    fmt = path.suffix[1:]
-    meta = {"CreationDate": None} if fmt == "pdf" else None
-    with atomic_path(path, make_parents=True) as tmp:
-        fig.savefig(tmp, format=fmt, dpi=DPI, bbox_inches="tight", metadata=meta)
 
 
 def _save_all(fig: Any, out_stem: str | os.PathLike, formats: Sequence[str]) -> list[Path]:

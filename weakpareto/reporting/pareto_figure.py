@@ -26,11 +26,12 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
-from weakpareto.reporting.figures import FORMATS, _use_agg, save_figure
+from weakpareto.reporting.drawing import FORMATS, save_figure
+from weakpareto.reporting.drawing import PLOT_SUFFIXES as PLOT_SUFFIXES
+from weakpareto.reporting.drawing import use_agg as _use_agg
 from weakpareto.reporting.tables.progress import latest_front
 
 PARETO_FIGURE_STEM = "fig_pareto"
-PLOT_SUFFIXES = (".png", ".pdf", ".svg")
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,10 @@
 * ``<results_dir>/../bench/stages.csv``: tab:runtime;
 
 and writes ``<stem>.tex`` plus ``<stem>_paper_vs_ours.md`` per table and PNG + PDF per figure to
-``out_dir``. Tables without inputs are skipped with a note on stderr (not an error).
+``out_dir``. Tables without inputs are skipped with a note on stderr (not an error). With
+``html_dir`` it also writes the results page ``<html_dir>/index.html``
+(:mod:`weakpareto.reporting.html.site`): every table beside the paper's values, the figures, the
+tables beyond the paper and the provenance of the runs.
 
 On stderr it also says how many of the runs behind each table failed (numerical failures stored
 as ``failed`` rows count as not recovered; a table with failed runs lists them in a "Failed runs"
@@ -32,6 +35,7 @@ import pandas as pd
 from weakpareto.campaign.store import load_fronts, load_runs, recording_cells
 from weakpareto.reporting.failures import Failures, failures_of, run_count, with_failures
 from weakpareto.reporting.figures import burgers_figure, robustness_figure
+from weakpareto.reporting.html.site import write_site
 from weakpareto.reporting.markdown import Rendered, paper_vs_ours, same_cells
 from weakpareto.reporting.output import TableOutput, write_table_files
 from weakpareto.reporting.paper_claims import (
@@ -190,12 +194,14 @@ def render_all(
     results_dir: str | os.PathLike = "results/runs",
     out_dir: str | os.PathLike = "results/tables",
     conditioning_csv: str | os.PathLike | None = None,
+    html_dir: str | os.PathLike | None = None,
 ) -> list[Path]:
     """Render every table that has results, and the figures; returns the written paths.
 
     ``conditioning_csv`` defaults to ``<results_dir>/../diagnostics/conditioning.csv``
     (written by ``scripts/conditioning.py``). Skipped tables/figures and missing cells are
-    reported on stderr (not errors).
+    reported on stderr (not errors). ``html_dir``: also write the results page there (its
+    beyond-paper tables are read from ``<results_dir>/..``).
     """
     results = Path(results_dir).resolve().parent
     diagnostics = results / "diagnostics"
@@ -219,6 +225,8 @@ def render_all(
     paths += write_diagnostics(out_dir, diagnostics)  # tab:burgers, S_beta
     paths += write_claim_diagnostics(out_dir, diagnostics)  # five-arm temporal profile
     paths += write_runtime(out_dir, results / "bench")  # tab:runtime from `wp bench`
+    if html_dir is not None:
+        paths += write_site(html_dir, out_dir, results, runs, failures)
     for n in notes:
         print(f"wp report: {n}", file=sys.stderr)
     for line in summary_lines(failures, run_count(every_cell), paths):

@@ -1,6 +1,6 @@
 """``wp discover``: discover an equation in your own data file.
 
-``wp discover data=<file> [operator=directional|riesz] [alpha_range=[lo,hi]]
+``wp discover data=<file> [operator=directional|riesz|auto] [alpha_range=[lo,hi]]
 [beta_range=[lo,hi]] [powers=[0,1,2]] [period=<L>] [period_y=<L>] [power_mode=auto|raw|positive]
 [seed=<int>] [max_terms=<int>] [u_key=<name>] [t_key=<name>] [x_key=<name>] [y_key=<name>]
 [uncertainty=bootstrap] [n_boot=200] [level=0.9] [domain=auto|periodic|bounded] ...
@@ -46,12 +46,20 @@ import inspect
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from weakpareto.errors import UserInputError
+from weakpareto.fit.spec import FitSpec
 from weakpareto.io import write_json_atomic
 from weakpareto.user.estimator import WeakPareto
-from weakpareto.user.file_arguments import check_data_path, check_out_path
-from weakpareto.user.front_plot import check_plot_path, draw_user_front
-from weakpareto.user.loading import KEY_OPTIONS, LoadedData, load_field
+from weakpareto.user.experiments import split_experiments
+from weakpareto.user.file_arguments import (
+    check_out_path,
+    check_plot_path,
+    check_report_path,
+    data_paths,
+)
+from weakpareto.user.loading import KEY_OPTIONS, LoadedData, load_experiments, load_field
 from weakpareto.user.validation import CheckedField, CheckedField2D
 
 #: Keys taken verbatim as strings (paths and names are never parsed as numbers).
@@ -66,11 +74,12 @@ STRING_KEYS = (
     "method",
     "uncertainty",
     "plot",
+    "report",
     "domain",
     *KEY_OPTIONS,
 )
 #: Keys that describe the data, not the estimator (``*_key=`` name variables of array files).
-DATA_KEYS = ("data", "out", "period", "period_y", "plot")
+DATA_KEYS = ("data", "out", "period", "period_y", "plot", "report")
 
 
 def valid_keys() -> list[str]:
@@ -88,8 +97,8 @@ def usage() -> str:
     opts = " ".join(f"[{k}={_show(v)}]" for k, v in defaults.items())
     return (
         "wp discover data=<file.npz|.mat|.csv|.parquet> out=<result.json> [period=<L>] "
-        "[period_y=<L>] [plot=<front.png>] [u_key=<name>] [t_key=<name>] [x_key=<name>] "
-        "[y_key=<name>] " + opts + "\n"
+        "[period_y=<L>] [plot=<front.png>] [report=<fit.html>] [u_key=<name>] [t_key=<name>] "
+        "[x_key=<name>] [y_key=<name>] " + opts + "\n"
         "  .npz/.mat: arrays u (nt x nx; nx x nt is transposed), t (nt), x (nx), named by\n"
         "  u_key/t_key/x_key (default u|usol|U|uu, t|tt, x|xx); .csv/.parquet: long form, "
         "columns t, x, u\n"
@@ -198,42 +207,94 @@ def discover_command(args: list[str]) -> None:
     cfg = spec.discovery
     out = check_out_path(opts.get("out"), ".json")
     plot = check_plot_path(opts.get("plot"))
-    data = check_data_path(opts.get("data"))
-    keys = {k[0]: opts.get(k) for k in KEY_OPTIONS}
-    loaded = load_data(data, keys)
-    if loaded.y is None and opts.get("period_y") is not None:
-        kind = "column" if data.suffix.lower() in (".csv", ".parquet") else "array"
-        raise UserInputError(
-            f"period_y= applies to 2-D data only, but data={data} has no y {kind}; drop period_y="
-        )
-    field = model.validate(
-        loaded.u,
-        loaded.t,
-        loaded.x,
-        y=loaded.y,
-        period=opts.get("period"),
-        period_y=opts.get("period_y"),
-    )
-    print(_describe(data, field, loaded.notes))
-    model._fit_checked(field, spec)
+    report = check_report_path(opts.get("report"))
+    data, fields = _read_data(model, opts)
+    field = fields[0]
+    model._fit_checked(fields if len(fields) > 1 else field, spec)
     g = model.grid_
-    counts = " x ".join(str(k) for k in g["test_counts"]) or "no weak"
+    counts = _counts_text(g)
     if isinstance(field, CheckedField2D):
         terms = "linear terms along x and y"
     else:
         terms = f"{g['power_mode']} power mode"
     print(
-        f"operator {cfg.operator}, alpha_range {list(cfg.alpha_range)}, beta_range "
+        f"operator {_operator_text(spec)}, alpha_range {list(cfg.alpha_range)}, beta_range "
         f"{list(cfg.beta_range)}, powers {list(cfg.powers)} ({terms}), "
         f"{counts} test functions"
     )
     model.print()
     payload = model.to_dict()
-    payload["data"] = str(data)
+    payload["data"] = str(data) if isinstance(data, Path) else [str(p) for p in data]
     write_json_atomic(out, payload)
     print(f"wrote {out}")
-    if plot is not None:
+    if plot is not None:  # matplotlib and the page's modules: imported only when asked for
+        from weakpareto.user.front_plot import draw_user_front
+
         print(f"wrote {draw_user_front(model, plot)}")
+    if report is not None:
+        from weakpareto.user.fit_page import write_fit_page
+
+        print(f"wrote {write_fit_page(model, fields, data, report)}")
+
+
+def _read_data(
+    model: WeakPareto, opts: dict[str, Any]
+) -> tuple[Path | list[Path], tuple[CheckedField | CheckedField2D, ...]]:
+    """Load and validate ``data=``: one file, or several experiments of one equation (a list
+    of files, or a table with a column ``experiment``); prints one line per experiment."""
+    paths = data_paths(opts.get("data"))
+    keys = {k[0]: opts.get(k) for k in KEY_OPTIONS}
+    files = [(p, loaded) for p in paths for loaded in load_experiments(p, keys)]
+    if len(files) == 1 and len(paths) == 1:
+        data, loaded = files[0]
+        if loaded.y is None and opts.get("period_y") is not None:
+            kind = "column" if data.suffix.lower() in (".csv", ".parquet") else "array"
+            raise UserInputError(
+                f"period_y= applies to 2-D data only, but data={data} has no y {kind}; "
+                "drop period_y="
+            )
+        field = model.validate(
+            loaded.u,
+            loaded.t,
+            loaded.x,
+            y=loaded.y,
+            period=opts.get("period"),
+            period_y=opts.get("period_y"),
+        )
+        print(_describe(data, field, loaded.notes))
+        return data, (field,)
+    loaded_all = [loaded for _, loaded in files]
+    experiments = split_experiments(
+        [np.asarray(d.u) for d in loaded_all],
+        [d.t for d in loaded_all],
+        [d.x for d in loaded_all],
+        [d.y for d in loaded_all] if any(d.y is not None for d in loaded_all) else None,
+        opts.get("period"),
+        opts.get("period_y"),
+    )
+    assert experiments is not None
+    names = [", ".join([str(p), *d.notes[:1]]) if len(files) > len(paths) else str(p)
+             for p, d in files]  # fmt: skip
+    fields = model.validate_experiments(experiments, names)
+    for k, ((p, d), f) in enumerate(zip(files, fields, strict=True)):
+        print(f"experiment {k + 1}: {_describe(p, f, d.notes)}")
+    return paths, fields
+
+
+def _operator_text(spec: FitSpec) -> str:
+    """The searched operator: one family, or (``operator=auto``) the families per term."""
+    if spec.families:
+        return f"auto ({' or '.join(spec.families)} per term)"
+    return str(spec.discovery.operator)
+
+
+def _counts_text(grid: dict[str, Any]) -> str:
+    """Test counts of the fit: ``44 x 60``; several experiments: one per experiment."""
+    if "experiments" in grid:
+        per = [" x ".join(str(k) for k in e["test_counts"]) for e in grid["experiments"]]
+        rows = sum(int(e["rows"]) for e in grid["experiments"])
+        return f"{' / '.join(per)} ({len(per)} experiments, {rows} weak equations)"
+    return " x ".join(str(k) for k in grid["test_counts"]) or "no weak"
 
 
 def _describe(

@@ -24,12 +24,18 @@ t/x/y Gaussian tests, the same branch-aware search, elbow, pruning, polish and r
 >>> WeakPareto(alpha_range=(0.55, 1.25), beta_range=(0.5, 2.5), powers=(0,)).fit(
 ...     u, t, x, y).equation_.text()                                 # doctest: +SKIP
 'D_t^0.8494 u = 0.3015 D_x^1.7000 u + 0.2020 D_y^1.3974 u'
+
+Several experiments of one equation (other initial conditions, lengths or grids):
+``fit([u1, u2, u3], [t1, t2, t3], [x1, x2, x3])`` (one ``t``/``x`` shared by all is accepted)
+fits one equation to the pooled weak rows of all of them (:mod:`weakpareto.user.experiments`,
+:mod:`weakpareto.library.pooled`); ``n_experiments_`` and ``experiment_rows_`` record them.
 """
 
 from __future__ import annotations
 
 import inspect
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -40,13 +46,12 @@ from weakpareto.fit.checks import (
     FitContext,
     FitWarning,
     diagnose,
-    estimate_noise,
     noise_note,
+    pooled_noise,
     units_warning,
 )
 from weakpareto.fit.kinds import check_supported
-from weakpareto.fit.run import FitOutcome, fit, resolve_power_mode
-from weakpareto.fit.sources import FitField
+from weakpareto.fit.run import fit, resolve_power_mode
 from weakpareto.fit.spec import Bootstrap, FitSpec, groups_of_params, spec_from_groups
 from weakpareto.method.settings import (
     DEFAULT_C_MAX,
@@ -56,7 +61,15 @@ from weakpareto.method.settings import (
 )
 from weakpareto.records import DiscoveryResult
 from weakpareto.user.checked_data import check_data
-from weakpareto.user.scaling import Scales
+from weakpareto.user.experiments import (
+    ExperimentArgs,
+    check_experiments,
+    dimensionless_fields,
+    fit_data,
+    period_given,
+    split_experiments,
+)
+from weakpareto.user.grid_record import experiment_rows, experiments_grid, field_grid
 from weakpareto.user.serialise import (
     as_float,
     finite_or_none,
@@ -178,7 +191,10 @@ class WeakPareto:
         the data's units ``{"alpha", "orders": [...], "coef": [...]}``, inclusion_ : array
     result_ : DiscoveryResult, grid_ : dict (nt, nx, dt, dx, period, power_mode, test_counts;
         2-D: nt, nx, ny, dt, dx, dy, period, period_y, test_counts; both: scales, noise_level,
-        noise_floor)
+        noise_floor; several experiments: n_experiments, power_mode, experiments — one record
+        per experiment with its ``experiment`` number, ``rows`` and grid)
+    n_experiments_ : int, experiment_rows_ : tuple of int — the experiments fitted together and
+        the number of weak equations of each (one experiment: ``(K,)``)
 
     Units: the search runs on the non-dimensionalised field (:mod:`weakpareto.user.scaling`:
     u / max|u|, t and x in grid steps) and every fitted attribute is in the data's units —
@@ -298,14 +314,25 @@ class WeakPareto:
         self._period_given = period is not None or period_y is not None
         return check_data(params, u, t, x, y, period, period_y)
 
+    def validate_experiments(
+        self, experiments: Sequence[ExperimentArgs], names: Sequence[str] | None = None
+    ) -> tuple[CheckedField | CheckedField2D, ...]:
+        """Check parameters and several experiments without computing (raises
+        ``UserInputError`` naming the experiment; ``names`` label them, e.g. their files)."""
+        params = check_params(self.get_params())
+        self._period_given = any(
+            period_given(e.period) or period_given(e.period_y) for e in experiments
+        )
+        return check_experiments(params, experiments, names)
+
     def fit(
         self,
         u: Any,
         t: Any,
         x: Any,
         y: Any = None,
-        period: float | None = None,
-        period_y: float | None = None,
+        period: Any = None,
+        period_y: Any = None,
     ) -> WeakPareto:
         """Discover an equation for ``u`` on uniform grids; returns ``self``.
 
@@ -315,38 +342,52 @@ class WeakPareto:
         must be ``(0,)``) and each term's operator acting along ``d_j in {"x", "y"}``
         (:attr:`directions_`). ``period`` is the x period, default ``nx * dx``
         (endpoint-excluded grid); ``period_y`` the y period, default ``ny * dy``.
+
+        Several experiments of one equation: ``u`` a list of arrays, one per experiment, and
+        ``t``, ``x`` (``y``, ``period``, ``period_y``) lists with one entry per experiment or
+        a single value shared by all; one equation is fitted to their pooled weak rows
+        (:mod:`weakpareto.user.experiments`).
         """
         spec = self.fit_spec()  # validates the parameters
-        field = check_data(check_params(self.get_params()), u, t, x, y, period, period_y)
-        self._period_given = period is not None or period_y is not None
+        params = check_params(self.get_params())
+        self._period_given = period_given(period) or period_given(period_y)
+        experiments = split_experiments(u, t, x, y, period, period_y)
+        if experiments is not None:
+            return self._fit_checked(check_experiments(params, experiments), spec)
+        field = check_data(params, u, t, x, y, period, period_y)
         return self._fit_checked(field, spec)
 
-    def _fit_checked(self, field: CheckedField | CheckedField2D, spec: FitSpec) -> WeakPareto:
-        """Fit the non-dimensionalised field, report in the data's units.
+    def _fit_checked(
+        self,
+        field: CheckedField | CheckedField2D | tuple[CheckedField | CheckedField2D, ...],
+        spec: FitSpec,
+    ) -> WeakPareto:
+        """Fit the non-dimensionalised field (or experiments), report in the data's units.
 
         :mod:`weakpareto.user.scaling`: u by max |u|, t and x (y) by their steps, origin
         shifted; orders are unit-free and every coefficient is mapped back by its exact power
-        law, so the result does not depend on the units of the data.
+        law, so the result does not depend on the units of the data. Several experiments
+        share one set of scales (:meth:`Scales.common`).
         """
-        scales = Scales.of(field)
-        unitless = scales.dimensionless(field)
-        two_d = isinstance(unitless, CheckedField2D)
-        data = FitField(
-            unitless.u,
-            unitless.t,
-            unitless.x,
-            unitless.y if isinstance(unitless, CheckedField2D) else None,
-            unitless.period,
-            unitless.period_y if isinstance(unitless, CheckedField2D) else None,
-            period_given=getattr(self, "_period_given", False),
+        fields: tuple[CheckedField | CheckedField2D, ...] = (
+            field if isinstance(field, tuple) else (field,)
         )
+        scales, unitless_fields = dimensionless_fields(fields)
+        given = getattr(self, "_period_given", False)
+        data = fit_data(unitless_fields, given)
+        unitless = unitless_fields[0]
+        two_d = isinstance(unitless, CheckedField2D)
         outcome = fit(data, spec, rescaled=True)
         raw = outcome.result
-        grid = _grid(field, outcome)
+        grid = (
+            field_grid(fields[0], outcome)
+            if len(fields) == 1
+            else experiments_grid(fields, outcome)
+        )
         res, clipped = scales.result(raw)  # UserInputError if a final coef leaves float64
         grid["scales"] = scales.to_dict()
         found: list[FitWarning] = []
-        level, floor = estimate_noise(unitless.u), None
+        level, floor = pooled_noise([f.u for f in unitless_fields]), None
         if outcome.source is not None:
             cfg = outcome.spec.discovery
             ctx = FitContext(
@@ -361,6 +402,7 @@ class WeakPareto:
                 two_d=two_d,
                 u=unitless.u,
                 seed=cfg.seed,
+                fields=tuple(f.u for f in unitless_fields) if len(fields) > 1 else (),
             )
             checks, level, floor = diagnose(ctx)
             found += checks
@@ -398,6 +440,8 @@ class WeakPareto:
             self.intervals_, self.inclusion_ = unc.intervals(), unc.inclusion()
         self.result_ = res
         self.grid_ = dict(grid)
+        self.n_experiments_ = int(grid.get("n_experiments", 1))
+        self.experiment_rows_ = experiment_rows(grid)
         self.warnings_: list[FitWarning] = list(found or [])
         self.noise_level_ = as_float(grid.get("noise_level"))
         self.equation_ = eq
@@ -534,40 +578,6 @@ class WeakPareto:
     def from_json(cls, text: str) -> WeakPareto:
         """Inverse of :meth:`to_json`."""
         return cls.from_dict(json.loads(text))
-
-
-def _grid(field: CheckedField | CheckedField2D, outcome: FitOutcome) -> dict[str, Any]:
-    """The grid record of a fit in the data's units (``grid_``)."""
-    shape = getattr(outcome.source, "shape", None)  # test counts of the weak sources
-    counts = [] if shape is None else [int(k) for k in shape]
-    if isinstance(field, CheckedField2D):
-        nt, nx, ny = field.shape
-        grid: dict[str, Any] = {
-            "nt": nt,
-            "nx": nx,
-            "ny": ny,
-            "dt": field.dt,
-            "dx": field.dx,
-            "dy": field.dy,
-            "period": field.period,
-            "period_y": field.period_y,
-            "test_counts": counts,
-            "dropped_endpoint": field.dropped_endpoint,
-            "dropped_endpoint_y": field.dropped_endpoint_y,
-        }
-    else:
-        grid = {
-            "nt": field.shape[0],
-            "nx": field.shape[1],
-            "dt": field.dt,
-            "dx": field.dx,
-            "period": field.period,
-            "power_mode": outcome.power_mode,
-            "test_counts": counts,
-            "dropped_endpoint": field.dropped_endpoint,
-        }
-    grid.update(outcome.domain.to_dict())
-    return grid
 
 
 def _version() -> str:

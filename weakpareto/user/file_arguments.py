@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from weakpareto.errors import UserInputError
+from weakpareto.reporting.drawing import PLOT_SUFFIXES
 
 DATA_SUFFIXES = (".npz", ".mat", ".csv", ".parquet")
 
@@ -34,6 +35,26 @@ def check_data_path(
     return path
 
 
+def data_paths(data: Any) -> list[Path]:
+    """``data=`` as its files: one path, or the list ``[a.npz,b.npz,...]`` of several
+    experiments of one equation (Hydra's list syntax), every file checked by
+    :func:`check_data_path`."""
+    text = "" if data is None else str(data).strip()
+    if len(text) < 2 or text[0] + text[-1] not in ("[]", "()"):
+        return [check_data_path(data)]
+    items = [item.strip() for item in text[1:-1].split(",")]
+    if not any(items):
+        raise UserInputError("data=[] names no file; e.g. data=[a.npz,b.npz,c.npz]")
+    if "" in items:
+        raise UserInputError(f"data={text} has an empty entry; e.g. data=[a.npz,b.npz,c.npz]")
+    paths = [check_data_path(item) for item in items]
+    seen = [p.resolve() for p in paths]
+    for k, p in enumerate(seen):
+        if p in seen[:k]:
+            raise UserInputError(f"data={text} names {paths[k]} twice; give every experiment once")
+    return paths
+
+
 def check_out_path(out: Any, suffix: str = ".json") -> Path:
     """A writable output file path with the given suffix (checked before computing)."""
     if out is None or str(out) == "":
@@ -50,4 +71,34 @@ def check_out_path(out: Any, suffix: str = ".json") -> Path:
         raise UserInputError(f"cannot write out={path}: directory {parent} is not writable")
     if path.exists() and not os.access(path, os.W_OK):
         raise UserInputError(f"cannot write out={path}: the existing file is read-only")
+    return path
+
+
+def check_plot_path(plot: Any) -> Path | None:
+    """``None`` (no plot) or a writable path ending in .png, .pdf or .svg."""
+    if plot is None or str(plot) == "":
+        return None
+    suffix = Path(str(plot)).suffix.lower()
+    if suffix not in PLOT_SUFFIXES:
+        raise UserInputError(
+            f"plot={plot} must end in {', '.join(PLOT_SUFFIXES)}, e.g. plot=front.png"
+        )
+    return check_out_path(plot, suffix)
+
+
+def check_report_path(report: Any) -> Path | None:
+    """``None`` (no page) or a writable ``.html`` path in an existing directory (checked before
+    the fit, one-line ``UserInputError`` otherwise)."""
+    if report is None or str(report) == "":
+        return None
+    path = Path(str(report)).expanduser()
+    if path.suffix.lower() != ".html":
+        raise UserInputError(f"report={report} must end in .html, e.g. report=fit.html")
+    if path.is_dir():
+        raise UserInputError(f"report={report} is a directory; give a file name, e.g. fit.html")
+    parent = path.parent
+    if not parent.is_dir():
+        raise UserInputError(f"cannot write report={report}: directory {parent} does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise UserInputError(f"cannot write report={report}: directory {parent} is not writable")
     return path

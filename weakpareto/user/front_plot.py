@@ -10,21 +10,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from weakpareto.errors import UserInputError
-from weakpareto.reporting.pareto_figure import PLOT_SUFFIXES, draw_front, front_from_points
-from weakpareto.user.file_arguments import check_out_path
-
-
-def check_plot_path(plot: Any) -> Path | None:
-    """``None`` (no plot) or a writable path ending in .png, .pdf or .svg."""
-    if plot is None or str(plot) == "":
-        return None
-    suffix = Path(str(plot)).suffix.lower()
-    if suffix not in PLOT_SUFFIXES:
-        raise UserInputError(
-            f"plot={plot} must end in {', '.join(PLOT_SUFFIXES)}, e.g. plot=front.png"
-        )
-    return check_out_path(plot, suffix)
+from weakpareto.reporting.pareto_figure import draw_front, front_from_points
+from weakpareto.user.file_arguments import check_plot_path as check_plot_path
 
 
 def draw_user_front(model: Any, path: str | os.PathLike) -> Path:

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from weakpareto.errors import UserInputError
+from weakpareto.library.weak import BATCH_VALUES
 from weakpareto.method.discovery import search_seed
 from weakpareto.method.search import power_patterns
 from weakpareto.method.settings import (
@@ -99,11 +100,11 @@ def library_bytes(params: Mapping[str, Any], shape: tuple[int, ...]) -> float:
     ``n_beta`` spatial nodes per power / direction) and ``K`` weak rows, the banks (``M x K``)
     exist twice at the peak (the per-order blocks and their concatenation; later the train /
     validation copies of the Gram tables); on top come the largest intermediates of one
-    feature call — ``n_beta`` spatially transformed copies of the field for the nonlinear
-    columns (real and complex FFT buffers), the adjoint spatial tests, and the
-    ``n_alpha x nt x nt`` temporal operator matrices of one branch. Measured peaks (tracemalloc,
-    FADE, Burgers, two-term Riesz, 2-D benchmark A, paper and enlarged test counts) are 0.7-0.9
-    of this estimate.
+    feature call — the spatially transformed copies of the field for the nonlinear columns (real
+    and complex FFT buffers) and the ``nt x nt`` temporal operator matrices, each for one chunk
+    of orders (:func:`weakpareto.library.weak.order_chunks`), and the adjoint spatial tests.
+    Measured peaks (tracemalloc, FADE, Burgers, two-term Riesz, 2-D benchmark A, paper and
+    enlarged test counts) were 0.7-0.9 of this estimate before the chunking.
     """
     counts = resolved_test_counts(params, shape)
     branches = temporal_branches(params["alpha_range"], DEFAULT_N_ALPHA_NODES, DEFAULT_EPS_ALPHA)
@@ -119,9 +120,13 @@ def library_bytes(params: Mapping[str, Any], shape: tuple[int, ...]) -> float:
         k = kt * kx
         powers = tuple(params["powers"])
         m = n_alpha + len(powers) * g
-        targets = g_alpha * (nt * nt + kt * nt + k)
+        # the temporal matrices and the transformed fields come a chunk of orders at a time
+        # (weakpareto.library.weak.order_chunks); the per-order outputs accumulate
+        chunk_a = min(g_alpha, max(1, BATCH_VALUES // (2 * nt * nt)))
+        chunk_b = min(g, max(1, BATCH_VALUES // (3 * nt * nx)))
+        targets = 2 * chunk_a * nt * nt + g_alpha * (kt * nt + k)
         linear = g * (3 * kx * nx + k)
-        nonlinear = g * (4 * nt * nx + kt * nx + k) if any(p > 0 for p in powers) else 0
+        nonlinear = 4 * chunk_b * nt * nx + g * (kt * nx + k) if any(p > 0 for p in powers) else 0
         extra = max(targets, linear, nonlinear) + 4 * nt * nx
     else:
         nx, ny = shape[1], shape[2]

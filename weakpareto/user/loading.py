@@ -22,7 +22,8 @@ Array files (``.npz``, ``.mat``)
   one-line error says how to convert them.
 
 Tables: one row per grid point with columns ``t``, ``x`` [, ``y``], ``u``
-(:mod:`weakpareto.user.long_tables`).
+(:mod:`weakpareto.user.long_tables`); a column ``experiment`` makes a table several experiments
+of one equation (:func:`load_experiments`).
 """
 
 from __future__ import annotations
@@ -36,7 +37,12 @@ from typing import Any
 import numpy as np
 
 from weakpareto.errors import UserInputError
-from weakpareto.user.long_tables import long_table_to_grid, long_table_to_grid_2d
+from weakpareto.user.long_tables import (
+    EXPERIMENT_COLUMN,
+    long_table_to_experiments,
+    long_table_to_grid,
+    long_table_to_grid_2d,
+)
 from weakpareto.user.validation import one_line
 
 #: Names tried, in order, for each array when no ``*_key=`` is given.
@@ -198,12 +204,7 @@ def load_field(path: str | Path, keys: Mapping[str, str | None] | None = None) -
     keys = dict(keys or {})
     suffix = path.suffix.lower()
     if suffix in TABLE_SUFFIXES:
-        given = [f"{k}_key" for k, v in keys.items() if v is not None]
-        if given:
-            raise UserInputError(
-                f"{', '.join(given)} applies to .npz / .mat files; a table needs columns "
-                "t, x, u (2-D: t, x, y, u)"
-            )
+        _no_keys_for_tables(keys)
         return _load_table(path, suffix)
     found = _read_npz(path) if suffix == ".npz" else _read_mat(path)
     picked: dict[str, Any] = {}
@@ -223,16 +224,54 @@ def load_field(path: str | Path, keys: Mapping[str, str | None] | None = None) -
     return LoadedData(u, picked["t"], picked["x"], picked.get("y"), notes)
 
 
-def _load_table(path: Path, suffix: str) -> LoadedData:
+def _read_table(path: Path, suffix: str) -> Any:
     import pandas as pd
 
     try:
-        table = pd.read_csv(path) if suffix == ".csv" else pd.read_parquet(path)
+        return pd.read_csv(path) if suffix == ".csv" else pd.read_parquet(path)
     except Exception as err:  # empty file, parser errors, not a parquet file, ...
         raise UserInputError(
             f"cannot read data={path} as {suffix[1:]} ({one_line(err)}); write a long table "
             "with columns t, x, u (2-D: t, x, y, u)"
         ) from None
+
+
+def load_experiments(
+    path: str | Path, keys: Mapping[str, str | None] | None = None
+) -> list[LoadedData]:
+    """The experiments of one file: a table with a column ``experiment`` gives one
+    :class:`LoadedData` per experiment (sorted labels, ``experiment <label>`` in its notes),
+    any other file one (:func:`load_field`)."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in TABLE_SUFFIXES:
+        return [load_field(path, keys)]
+    _no_keys_for_tables(keys or {})
+    table = _read_table(path, suffix)
+    if EXPERIMENT_COLUMN not in [str(c) for c in table.columns]:
+        return [_table_grid(table, path)]
+    us, ts, xs, ys = long_table_to_experiments(table, source=f"data={path}")
+    labels = sorted(table[EXPERIMENT_COLUMN].unique())
+    return [
+        LoadedData(u, t, x, None if ys is None else ys[k], [f"{EXPERIMENT_COLUMN} {labels[k]}"])
+        for k, (u, t, x) in enumerate(zip(us, ts, xs, strict=True))
+    ]
+
+
+def _no_keys_for_tables(keys: Mapping[str, str | None]) -> None:
+    given = [f"{k}_key" for k, v in keys.items() if v is not None]
+    if given:
+        raise UserInputError(
+            f"{', '.join(given)} applies to .npz / .mat files; a table needs columns "
+            "t, x, u (2-D: t, x, y, u)"
+        )
+
+
+def _load_table(path: Path, suffix: str) -> LoadedData:
+    return _table_grid(_read_table(path, suffix), path)
+
+
+def _table_grid(table: Any, path: Path) -> LoadedData:
     if "y" in [str(c) for c in table.columns]:
         return LoadedData(*long_table_to_grid_2d(table, source=f"data={path}"))
     return LoadedData(*long_table_to_grid(table, source=f"data={path}"))

@@ -1,7 +1,9 @@
 """Long tables (one row per grid point; columns t, x [, y], u) pivoted onto the grid.
 
 Used by ``wp discover`` for ``.csv`` / ``.parquet`` input and by users who hold their data as a
-table; the grid checks are those of :mod:`weakpareto.user.validation`.
+table; the grid checks are those of :mod:`weakpareto.user.validation`. A table with a column
+``experiment`` holds several experiments of one equation, each on its own grid
+(:func:`long_table_to_experiments`).
 """
 
 from __future__ import annotations
@@ -101,3 +103,42 @@ def long_table_to_grid_2d(table: Any, source: str = "table") -> tuple[Array, Arr
     """
     u, (t, x, y) = _pivot(table, ("t", "x", "y"), source)
     return u, t, x, y
+
+
+#: The column that labels the experiment of every row of a long table.
+EXPERIMENT_COLUMN = "experiment"
+
+
+def long_table_to_experiments(
+    table: Any, source: str = "table"
+) -> tuple[list[Any], list[Array], list[Array], list[Array] | None]:
+    """Pivot a long table with an ``experiment`` column: one grid per experiment, in the order
+    of the sorted experiment labels. Returns ``(us, ts, xs, ys)`` for
+    ``WeakPareto.fit(us, ts, xs[, ys])`` (``ys`` None for 1-D tables); every experiment is
+    checked as :func:`long_table_to_grid` (2-D: :func:`long_table_to_grid_2d`) checks a table."""
+    if EXPERIMENT_COLUMN not in [str(c) for c in table.columns]:
+        raise UserInputError(
+            f"{source} has no {EXPERIMENT_COLUMN} column; a table of several experiments labels "
+            f"every row with its experiment"
+        )
+    labels = table[EXPERIMENT_COLUMN]
+    if labels.isna().any():
+        raise UserInputError(
+            f"column {EXPERIMENT_COLUMN} of {source} has {int(labels.isna().sum())} empty "
+            f"value(s), first in data row {int(labels.isna().to_numpy().argmax())}; label "
+            "every row with its experiment"
+        )
+    two_d = "y" in [str(c) for c in table.columns]
+    us, ts, xs, ys = [], [], [], []
+    for label in sorted(labels.unique()):
+        part = table[labels == label].drop(columns=[EXPERIMENT_COLUMN])
+        where = f"{source} ({EXPERIMENT_COLUMN} {label})"
+        if two_d:
+            u, t, x, y = long_table_to_grid_2d(part, where)
+            ys.append(y)
+        else:
+            u, t, x = long_table_to_grid(part, where)
+        us.append(u)
+        ts.append(t)
+        xs.append(x)
+    return us, ts, xs, (ys if two_d else None)

@@ -27,12 +27,17 @@ Mapping back (paper Eq. 4, ``T_{m,alpha} u = sum_j xi_j u^{p_j} X_{beta_j} u``).
 Hence ``xi_j = xi~_j U^-p_j T^-alpha X_j^beta_j``, with ``X_j`` the step of the axis term j acts
 along in 2-D. Orders are unchanged. Every error the method reports (E_train, E_val, E_fit) is
 relative and therefore unit-free; AIC/BIC are kept as computed on the dimensionless system.
+
+Several experiments of one equation share one set of scales (:meth:`Scales.common`: the
+largest ``max |u|``, the first experiment's steps), so one mapping serves all of them; the other
+experiments' dimensionless steps are their steps over the first one's.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,6 +103,14 @@ class Scales:
             y0=y0,
         )
 
+    @classmethod
+    def common(cls, fields: Sequence[CheckedField | CheckedField2D]) -> Scales:
+        """One set of scales for several experiments of one equation: ``U`` the largest
+        ``max |u|`` of all, ``T``, ``X`` (``Y``) and the origins the first experiment's (the
+        mapping of coefficients back must be the same for every experiment)."""
+        first = cls.of(fields[0])
+        return dataclasses.replace(first, u=max(float(np.max(np.abs(f.u))) for f in fields))
+
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"u": self.u, "t": self.t, "x": self.x, "t0": self.t0, "x0": self.x0}
         if self.y is not None:
@@ -118,6 +131,27 @@ class Scales:
                 field.dropped_endpoint, field.dropped_endpoint_y,
             )  # fmt: skip
         return CheckedField(u, t, x, 1.0, 1.0, float(x.size), field.dropped_endpoint)
+
+    def dimensionless_experiment(
+        self, field: CheckedField | CheckedField2D
+    ) -> CheckedField | CheckedField2D:
+        """One of several experiments on these (common) scales: ``u / U``, grids from 0 in
+        steps ``dt / T`` and ``dx / X`` (``dy / Y``), periods in units of ``X`` (``Y``). Each
+        experiment starts at its own first sample, where its Caputo derivative starts."""
+        u = round_mantissa(np.asarray(field.u, dtype=float) / self.u)
+        dt, dx = float(field.dt) / self.t, float(field.dx) / self.x
+        t = np.arange(u.shape[0], dtype=float) * dt
+        x = np.arange(u.shape[1], dtype=float) * dx
+        period = u.shape[1] * dx  # the validated period spans the kept points
+        if isinstance(field, CheckedField2D):
+            assert self.y is not None
+            dy = float(field.dy) / self.y
+            y = np.arange(u.shape[2], dtype=float) * dy
+            return CheckedField2D(
+                u, t, x, y, dt, dx, dy, period, u.shape[2] * dy,
+                field.dropped_endpoint, field.dropped_endpoint_y,
+            )  # fmt: skip
+        return CheckedField(u, t, x, dt, dx, period, field.dropped_endpoint)
 
     # -- results -----------------------------------------------------------------------------
     def log_factor(self, power: int, alpha: float, order: float, direction: str | None) -> float:

@@ -28,8 +28,8 @@ when the weak equations are resampled (sampling variability given the support, t
 functions and the noise); they miss the error every resample shares (discretisation of the weak
 forms, noise bias of high-order columns). The reported intervals are therefore the raw ones
 widened by :data:`weakpareto.method.intervals.CALIBRATION` (a factor and a floor per quantity,
-fitted for 90 % coverage on FADE and Burgers at 1-10 % noise, validated on RD space:
-results/uncertainty/tab_uncertainty.md). They are conditional on the selected support and
+fitted for 90 % coverage on a calibration set of equations and judged on held-out equations:
+results/uncertainty/tab_calibration.md). They are conditional on the selected support and
 temporal branch: a wrong structure is not covered — that is what the inclusion frequencies and
 the identifiability warnings are for.
 """
@@ -50,7 +50,7 @@ from weakpareto.fit.checks import FitWarning
 from weakpareto.fit.run import FitOutcome, bootstrap_fit
 from weakpareto.method.bootstrap import BootstrapResult, central_interval
 from weakpareto.method.intervals import BOUND_SHARE as BOUND_SHARE
-from weakpareto.method.intervals import CALIBRATION, EquationBootstrap, calibrate
+from weakpareto.method.intervals import CALIBRATION, Calibration, EquationBootstrap, calibrate
 from weakpareto.method.intervals import MIN_INCLUSION as MIN_INCLUSION
 from weakpareto.method.intervals import S_MIN as S_MIN
 from weakpareto.method.intervals import TAU_Q as TAU_Q
@@ -153,9 +153,11 @@ class Uncertainty:
     grid: tuple[int, ...]
     n_tiles: int
     seconds: float
+    n_experiments: int = 1
+    experiments_resampled: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "method": self.method,
             "n_boot": self.n_boot,
             "level": self.level,
@@ -171,6 +173,11 @@ class Uncertainty:
             "n_tiles": self.n_tiles,
             "seconds": self.seconds,
         }
+        if self.n_experiments > 1:
+            out.update(
+                n_experiments=self.n_experiments, experiments_resampled=self.experiments_resampled
+            )
+        return out
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Uncertainty:
@@ -189,6 +196,23 @@ class Uncertainty:
             grid=tuple(int(k) for k in d.get("grid", [])),
             n_tiles=int(d.get("n_tiles", 0)),
             seconds=float(d.get("seconds", 0.0)),
+            n_experiments=int(d.get("n_experiments", 1)),
+            experiments_resampled=bool(d.get("experiments_resampled", False)),
+        )
+
+    def _resamples(self) -> str:
+        """What one resample draws (one experiment, or several)."""
+        block = " x ".join(str(b) for b in self.block)
+        if self.n_experiments == 1:
+            return f"{self.n_boot} resamples of {self.n_tiles} tiles of {block} neighbouring tests"
+        what = (
+            f"the {self.n_experiments} experiments drawn with replacement, then"
+            if self.experiments_resampled
+            else f"each of the {self.n_experiments} experiments kept,"
+        )
+        return (
+            f"{self.n_boot} resamples, {what} tiles of neighbouring tests inside each "
+            f"({self.n_tiles} tiles in all; experiment 1: {block})"
         )
 
     # -- estimator views ----------------------------------------------------------------------
@@ -210,11 +234,10 @@ class Uncertainty:
     def lines(self, sig: int = 4) -> list[str]:
         """Human-readable report (printed by ``model.print()`` and ``wp discover``)."""
         pct = f"{100 * self.level:g} %"
-        block = " x ".join(str(b) for b in self.block)
         out = [
-            f"uncertainty (block bootstrap: {self.n_boot} resamples of {self.n_tiles} tiles of "
-            f"{block} neighbouring tests; calibrated {pct} intervals, conditional on the "
-            "selected terms and branch; inclusion = share of resamples keeping the term):"
+            f"uncertainty (block bootstrap: {self._resamples()}; calibrated {pct} intervals, "
+            "conditional on the selected terms and branch; inclusion = share of resamples "
+            "keeping the term):"
         ]
         if self.alpha_interval is None:
             out.append(f"  alpha   {self.alpha:.4f} (integer branch, exact)")
@@ -271,10 +294,16 @@ def check_uncertainty(p: Mapping[str, Any]) -> dict[str, Any]:
 
 # -- computation ----------------------------------------------------------------------------------
 def report_uncertainty(
-    eb: EquationBootstrap, raw: DiscoveryResult, scales: Scales, operator: str, two_d: bool
+    eb: EquationBootstrap,
+    raw: DiscoveryResult,
+    scales: Scales,
+    operator: str,
+    two_d: bool,
+    calibration: Mapping[str, Calibration] = CALIBRATION,
 ) -> Uncertainty:
-    """A bootstrap of the dimensionless result ``raw`` reported in the data's units."""
-    return _report(eb.boot, raw.final, scales, eb.sensitivities, operator, two_d)
+    """A bootstrap of the dimensionless result ``raw`` reported in the data's units, its
+    intervals widened by ``calibration`` (per quantity; the package's by default)."""
+    return _report(eb.boot, raw.final, scales, eb.sensitivities, operator, two_d, calibration)
 
 
 def uncertainty_of(
@@ -297,8 +326,13 @@ def _report(
     sens: list[float | None],
     operator: str,
     two_d: bool,
+    calibration: Mapping[str, Calibration] = CALIBRATION,
 ) -> Uncertainty:
     level = boot.settings.level
+
+    def _calibrated(quantity: str, raw: tuple[float, float], centre: float) -> tuple[float, float]:
+        return calibrate(raw, float(centre), calibration[quantity])
+
     phys, _ = scales.equation(eq)
     terms = []
     for j, (t, tp) in enumerate(zip(eq.terms, phys.terms)):
@@ -354,13 +388,9 @@ def _report(
         grid=boot.grid_shape,
         n_tiles=boot.n_tiles,
         seconds=boot.seconds,
+        n_experiments=boot.n_experiments,
+        experiments_resampled=boot.experiments_resampled,
     )
-
-
-def _calibrated(quantity: str, raw: tuple[float, float], centre: float) -> tuple[float, float]:
-    """The reported interval: the raw percentile interval widened by the package's
-    calibration (:data:`weakpareto.method.intervals.CALIBRATION`)."""
-    return calibrate(raw, float(centre), CALIBRATION[quantity])
 
 
 def _physical(
@@ -373,6 +403,35 @@ def _physical(
 
 
 # -- warnings -------------------------------------------------------------------------------------
+#: An alpha interval ending this close to 1 ends at the branch edge next to the integer order.
+BRANCH_EDGE_TOL = 0.01
+
+
+def alpha_edge_warning(alpha: float, interval: tuple[float, float], share: float) -> FitWarning:
+    """The resamples pile up at an edge of alpha's window: the edge next to 1 is the end of the
+    fractional branch (the Caputo derivative tends to u_t there, so the data are consistent with
+    the integer model and no alpha_range widens it); any other edge is a bound of alpha_range."""
+    lo, hi = interval
+    pct = f"{100 * share:.0f} %"
+    if (alpha < 1.0 and hi >= 1.0 - BRANCH_EDGE_TOL) or (
+        alpha > 1.0 and lo <= 1.0 + BRANCH_EDGE_TOL
+    ):
+        branch = "sub-unit" if alpha < 1.0 else "super-unit"
+        return FitWarning(
+            "identifiability",
+            f"alpha reaches the {branch} branch's edge next to 1 in {pct} of the resamples: the "
+            "data are consistent with alpha = 1 (u_t, the integer model), which the interval "
+            "cannot show because the branch ends there; widening alpha_range does not change "
+            "that — method=weak_pareto_exact compares every fractional model with its integer "
+            "twin",
+        )
+    return FitWarning(
+        "identifiability",
+        f"alpha reaches the edge of its admissible interval in {pct} of the resamples, so its "
+        "interval is truncated there; widen alpha_range if the bound is not physical",
+    )
+
+
 def identifiability_warnings(unc: Uncertainty) -> list[FitWarning]:
     """``identifiability`` and ``unstable_term`` warnings of an uncertainty report."""
     pct = f"{100 * unc.level:g} %"
@@ -393,14 +452,7 @@ def identifiability_warnings(unc: Uncertainty) -> list[FitWarning]:
                 )
             )
         if unc.alpha_at_bound > BOUND_SHARE:
-            out.append(
-                FitWarning(
-                    "identifiability",
-                    f"alpha reaches the edge of its admissible interval in "
-                    f"{100 * unc.alpha_at_bound:.0f} % of the resamples, so its interval is "
-                    "truncated there; widen alpha_range if the bound is not physical",
-                )
-            )
+            out.append(alpha_edge_warning(unc.alpha, (lo, hi), unc.alpha_at_bound))
     for t in unc.terms:
         if t.order_interval is not None:
             lo, hi = t.order_interval

@@ -61,7 +61,7 @@ MAX_TERMS_LIMIT = 8
 #: Fields whose peak-to-peak range is below this fraction of their magnitude count as constant.
 CONSTANT_RTOL = 1e-12
 
-OPERATORS = ("directional", "riesz")
+OPERATORS = ("directional", "riesz", "auto")
 POWER_MODES = ("auto", "raw", "positive")
 TEST_FUNCTIONS = ("gaussian", "fourier")
 SELECTION_RULES = ("elbow", "aic", "bic", "gain")
@@ -118,7 +118,7 @@ def check_operator(value: Any) -> str:
         value,
         OPERATORS,
         "directional: multiplier (i kappa)^beta, advection/transport; "
-        "riesz: -|kappa|^beta, symmetric diffusion",
+        "riesz: -|kappa|^beta, symmetric diffusion; auto: each term's family chosen by the data",
     )
 
 

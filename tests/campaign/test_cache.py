@@ -1,0 +1,88 @@
+"""The on-disk cache of start-up work (the schema's reference config; the code hash is tested in
+test_provenance.py): a stored value is the computed one, any input file edit is another key."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from omegaconf import OmegaConf
+
+from weakpareto.campaign import cache, compose
+from weakpareto.campaign.compose import compose_checked, reference_config
+
+CHOICES = [
+    (),
+    ("benchmark=fade",),
+    ("benchmark=burgers", "method=weak_pareto_robust", "selection=gain"),
+    ("benchmark=twod_a",),
+    ("+experiment=main",),
+    ("+experiment=ksens",),  # interpolated variant (K${search.test_counts.0}x...)
+]
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path / "cache"))
+    reference_config.cache_clear()
+    yield tmp_path / "cache"
+    reference_config.cache_clear()
+
+
+def _plain(cfg):
+    return repr(OmegaConf.to_container(cfg, resolve=True))
+
+
+@pytest.mark.parametrize("choices", CHOICES)
+def test_a_cached_reference_is_the_composed_one(cache_dir, choices, monkeypatch):
+    composed = reference_config(choices)  # composed and stored
+    assert (cache_dir / compose.REFERENCE_CACHE).is_file()
+    reference_config.cache_clear()
+
+    def no_compose(*a, **k):
+        raise AssertionError("a cached reference is not composed again")
+
+    monkeypatch.setattr(compose, "compose_config", no_compose)
+    assert _plain(reference_config(choices)) == _plain(composed)
+
+
+def test_checked_configs_and_errors_are_the_same_from_the_cache(cache_dir):
+    good = ["benchmark=fade", "noise=0.1", "search.maxiter=3"]
+    cold = compose_checked(good)
+    with pytest.raises(Exception) as cold_err:
+        compose_checked(["benchmark=fade", "search.maxiter=1.5"])
+    reference_config.cache_clear()
+    assert _plain(compose_checked(good)) == _plain(cold)
+    with pytest.raises(type(cold_err.value)) as warm_err:
+        compose_checked(["benchmark=fade", "search.maxiter=1.5"])
+    assert str(warm_err.value) == str(cold_err.value)
+
+
+def test_any_conf_edit_is_another_key(tmp_path, monkeypatch):
+    conf = tmp_path / "conf"
+    shutil.copytree(compose.config_dir(), conf, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(compose, "config_dir", lambda: conf)
+    key = compose._reference_key(("benchmark=fade",))
+    assert key and key != compose._reference_key(("benchmark=burgers",))
+    yaml = conf / "selection" / "elbow.yaml"
+    yaml.write_text(yaml.read_text() + "\n# a comment\n")
+    assert compose._reference_key(("benchmark=fade",)) != key
+
+
+def test_cache_off_and_broken_cache_are_no_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv(cache.CACHE_ENV, "off")
+    assert cache.cache_dir() is None
+    cache.store("x.json", "k", 1)
+    assert cache.lookup("x.json", "k") is None
+    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path))
+    (tmp_path / "x.json").write_text("{broken")
+    assert cache.lookup("x.json", "k") is None
+    cache.store("x.json", "k", 1)
+    assert cache.lookup("x.json", "k") == 1
+    cache.store("x.json", "nan", float("nan"))  # not strict JSON: not stored, no error
+    assert cache.lookup("x.json", "nan") is None and cache.lookup("x.json", "k") == 1
+    for i in range(2 * cache.ENTRIES):
+        cache.store("x.json", f"k{i}", i)
+    assert cache.lookup("x.json", "k") is None and cache.lookup(
+        "x.json", f"k{2 * cache.ENTRIES - 1}"
+    )

@@ -1,0 +1,83 @@
+"""``operator=auto`` at the user's door: each term's operator family chosen by the data."""
+
+from __future__ import annotations
+
+import functools
+import json
+
+import numpy as np
+import pytest
+
+from weakpareto.benchmarks.generators import generate
+from weakpareto.errors import UserInputError
+from weakpareto.user.estimator import WeakPareto
+
+RANGES = {"alpha_range": (0.6, 1.1), "beta_range": (0.5, 2.2)}
+
+
+@functools.cache
+def drift_field():
+    """Exact solution of u_t = -0.5 u_x + 0.3 R^1.5 u (a Levy flight with drift), periodic."""
+    harmonics = [
+        {"fn": "sin", "m": 1, "amp": 1.0, "phase": 0.3},
+        {"fn": "cos", "m": 2, "amp": 0.6},
+        {"fn": "sin", "m": 3, "amp": 0.4, "phase": 1.0},
+        {"fn": "cos", "m": 5, "amp": 0.2, "phase": 0.5},
+    ]
+    cfg = {
+        "name": "drift",
+        "generator": {"kind": "mittag_leffler", "ic": {"harmonics": harmonics}},
+        "grid": {"nt": 100, "nx": 96, "T": 2.0, "L": 2 * np.pi, "t_endpoint": True},
+        "truth": {
+            "mode": "int",
+            "alpha": 1.0,
+            "operator": "directional",
+            "terms": [
+                {"power": 0, "order": 1.0, "coef": -0.5},
+                {"power": 0, "order": 1.5, "coef": 0.3, "family": "riesz"},
+            ],
+        },
+    }
+    return generate(cfg, 0)
+
+
+def test_auto_finds_each_terms_family_and_says_so_in_the_json():
+    f = drift_field()
+    model = WeakPareto(operator="auto", powers=(0,), **RANGES).fit(f.u, f.t, f.x)
+    terms = sorted(model.equation_.terms, key=lambda t: t.order)
+    assert [t.family_in(model.equation_.operator) for t in terms] == ["directional", "riesz"]
+    np.testing.assert_allclose([t.order for t in terms], [1.0, 1.5], atol=0.02)
+    np.testing.assert_allclose([t.coef for t in terms], [-0.5, 0.3], rtol=0.03)
+    text = model.equation_.text()  # each term printed in its own family's symbol
+    assert f"D_x^{terms[0].order:.4f} u" in text and f"R^{terms[1].order:.4f} u" in text
+    payload = json.loads(model.to_json())
+    assert "riesz" in json.dumps(payload)
+
+
+def test_one_family_is_told_that_the_other_family_would_fit():
+    f = drift_field()
+    model = WeakPareto(operator="directional", powers=(0,), **RANGES).fit(f.u, f.t, f.x)
+    codes = {w.code: w.message for w in model.warnings_}
+    assert "operator_family" in codes and "operator=auto" in codes["operator_family"]
+
+
+@pytest.mark.parametrize(
+    "kwargs, needle",
+    [
+        ({"method": "weak_grid_stridge"}, "fits one family"),
+        ({"uncertainty": "bootstrap"}, "resamples one operator family"),
+    ],
+)
+def test_auto_refuses_what_it_cannot_do_in_one_line(kwargs, needle):
+    f = drift_field()
+    with pytest.raises(UserInputError, match=needle):
+        WeakPareto(operator="auto", **RANGES, **kwargs).fit(f.u, f.t, f.x)
+
+
+def test_auto_with_the_exact_method_says_the_noise_scoring_is_off():
+    f = drift_field()
+    model = WeakPareto(method="weak_pareto_exact", operator="auto", powers=(0,), **RANGES)
+    model.fit(f.u, f.t, f.x)
+    assert any("operator=auto searches several" in w.message for w in model.warnings_)
+    terms = sorted(model.equation_.terms, key=lambda t: t.order)
+    assert [t.family_in(model.equation_.operator) for t in terms] == ["directional", "riesz"]
