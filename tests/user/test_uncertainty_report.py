@@ -196,3 +196,26 @@ def test_alpha_edge_warning_names_the_branch_edge_next_to_one(alpha, interval, b
     assert w.code == "identifiability" and "35 %" in w.message
     assert ("edge next to 1" in w.message) is branch_edge
     assert ("widen alpha_range if" in w.message) is not branch_edge
+
+
+@pytest.mark.parametrize(
+    "kwargs, needle",
+    [({"n_boot": 50}, "n_boot=50 configures"), ({"n_boot": 50, "level": 0.8}, "and level=0.8")],
+)
+def test_bootstrap_settings_without_the_bootstrap_are_refused(kwargs, needle):
+    """Python: a non-default n_boot/level with uncertainty off would be silently ignored."""
+    with pytest.raises(UserInputError, match=needle):
+        WeakPareto(operator="directional", **RANGES, **kwargs).fit_spec()
+    WeakPareto(operator="directional", **RANGES, uncertainty="bootstrap", **kwargs).fit_spec()
+
+
+def test_wp_discover_refuses_level_without_uncertainty(tmp_path, capsys):
+    t = np.linspace(0.0, 1.0, 30)
+    x = np.linspace(0.0, 2 * np.pi, 32, endpoint=False)
+    np.savez(tmp_path / "f.npz", u=np.sin(x)[None] * np.exp(-t)[:, None], t=t, x=x)
+    args = ["discover", f"data={tmp_path / 'f.npz'}", "level=0.8", f"out={tmp_path / 'r.json'}"]
+    with pytest.raises(SystemExit) as exit_info:
+        main(args)
+    assert exit_info.value.code == 2
+    assert "level=0.8 configures the bootstrap" in capsys.readouterr().err
+    assert not (tmp_path / "r.json").exists()

@@ -149,6 +149,11 @@ BAD_CASES = [
     ("all-zero u", _case_npz(lambda u, t, x: {"u": 0 * u, "t": t, "x": x}), "all zero"),
     ("constant u", _case_npz(lambda u, t, x: {"u": 0 * u + 3.0, "t": t, "x": x}), "constant"),
     (
+        "one spike on zero",
+        _case_npz(lambda u, t, x: {"u": _set(0 * u, 5, 3, 1.0), "t": t, "x": x}),
+        "except at 1 of",
+    ),
+    (
         "static u",
         _case_npz(lambda u, t, x: {"u": np.tile(u[0], (t.size, 1)), "t": t, "x": x}),
         "does not change in time",
@@ -482,3 +487,19 @@ def test_long_table_2d_pivot_is_order_independent():
         np.testing.assert_array_equal(a, b)
     with pytest.raises(UserInputError, match="long_table_to_grid_2d"):
         long_table_to_grid(df)  # a y column means 2-D data
+
+
+def test_period_of_n_minus_one_steps_on_a_grid_without_the_repeated_endpoint_is_refused():
+    """``period=(nx-1)*dx`` would drop the last column as a repeat of the first; on a grid that
+    excludes the endpoint that column is real data, so the fit is refused (smooth field), while
+    a grid that does repeat the endpoint (with 1 % noise on both copies) is accepted."""
+    t = np.linspace(0.0, 1.0, 40)
+    x = np.linspace(0.0, 2 * np.pi, 48, endpoint=False)
+    u = np.sin(x)[None] * np.exp(-t)[:, None] + 0.3 * np.cos(2 * x)[None]
+    with pytest.raises(UserInputError, match="it is a real sample"):
+        check_field(u, t, x, period=47 * (x[1] - x[0]))
+    xi = np.linspace(0.0, 2 * np.pi, 49)
+    ui = np.sin(xi)[None] * np.exp(-t)[:, None] + 0.3 * np.cos(2 * xi)[None]
+    ui = ui + 0.01 * np.random.default_rng(0).standard_normal(ui.shape)
+    checked = check_field(ui, t, xi, period=2 * np.pi)
+    assert checked.dropped_endpoint and checked.u.shape == (40, 48)

@@ -270,9 +270,14 @@ class Uncertainty:
 MAX_N_BOOT = 100_000
 
 
+#: The estimator's defaults of ``n_boot`` and ``level`` (what "not given" looks like).
+DEFAULT_N_BOOT = 200
+DEFAULT_LEVEL = 0.9
+
+
 def check_uncertainty(p: Mapping[str, Any]) -> dict[str, Any]:
     """``uncertainty`` (None | "bootstrap"; "none"/"null"/"off" mean None), ``n_boot`` >= 2,
-    ``level`` in (0, 1)."""
+    ``level`` in (0, 1); a non-default ``n_boot`` or ``level`` without the bootstrap is refused."""
     method = p.get("uncertainty")
     if isinstance(method, str) and method.strip().lower() in ("none", "null", "off", ""):
         method = None
@@ -285,11 +290,17 @@ def check_uncertainty(p: Mapping[str, Any]) -> dict[str, Any]:
         or not 0.0 < float(level) < 1.0
     ):
         raise UserInputError(f"level={level!r} must be a number in (0, 1), e.g. level=0.9")
-    return {
-        "uncertainty": method,
-        "n_boot": check_int("n_boot", p.get("n_boot", 200), 2, MAX_N_BOOT),
-        "level": float(level),
-    }
+    n_boot = check_int("n_boot", p.get("n_boot", DEFAULT_N_BOOT), 2, MAX_N_BOOT)
+    if method is None:  # a bootstrap setting without the bootstrap would be silently ignored
+        given = [f"n_boot={n_boot}"] if n_boot != DEFAULT_N_BOOT else []
+        given += [f"level={float(level):g}"] if float(level) != DEFAULT_LEVEL else []
+        if given:
+            raise UserInputError(
+                f"{' and '.join(given)} {'configure' if len(given) > 1 else 'configures'} the "
+                "bootstrap, which is off: add "
+                "uncertainty='bootstrap' (wp discover: uncertainty=bootstrap) or drop them"
+            )
+    return {"uncertainty": method, "n_boot": n_boot, "level": float(level)}
 
 
 # -- computation ----------------------------------------------------------------------------------

@@ -58,6 +58,12 @@ MIN_NX = 16
 PERIOD_TOL_DX = 0.1
 #: Largest support size accepted (the number of power patterns grows combinatorially).
 MAX_TERMS_LIMIT = 8
+#: ``period=(n-1) h``: the last slice may differ from the first by at most this fraction of the
+#: mean neighbour difference to count as a repeat of it (noise of two measurements of one point).
+ENDPOINT_REPEAT_RATIO = 0.5
+#: A field that differs from its median at no more than 1 / SPIKE_SHARE of its samples is a few
+#: spikes on a constant (a corrupted or empty record), not dynamics.
+SPIKE_SHARE = 100
 #: Fields whose peak-to-peak range is below this fraction of their magnitude count as constant.
 CONSTANT_RTOL = 1e-12
 
@@ -400,6 +406,30 @@ def _check_period(
     )
 
 
+def _check_repeated_endpoint(u: Array, axis: int, name: str, key: str, excluded: float) -> None:
+    """``period = (n-1) h`` declares the last slice along ``axis`` a repeat of the first; refuse
+    when it differs from the first as much as neighbouring slices differ from each other (it is
+    then a real sample, and dropping it would lose data). A repeat measured twice differs by
+    noise only, so the test is relative to the neighbour differences, not exact equality, and is
+    made only on data smooth at the grid scale."""
+    u = np.asarray(u, dtype=float)
+    first, last, second = (np.take(u, k, axis=axis) for k in (0, -1, 1))
+    gap = float(np.mean(np.abs(last - first)))
+    step = float(np.mean(np.abs(second - first)))
+    # only where the field is smooth on the grid (second differences well below first ones):
+    # when noise dominates neighbour differences a repeat and a real sample look alike
+    body = np.take(u, np.arange(u.shape[axis] - 1), axis=axis)
+    smooth = float(np.mean(np.abs(np.diff(body, 2, axis=axis)))) < ENDPOINT_REPEAT_RATIO * float(
+        np.mean(np.abs(np.diff(body, 1, axis=axis)))
+    )
+    if smooth and gap > ENDPOINT_REPEAT_RATIO * step and gap > 0.0:
+        raise UserInputError(
+            f"{key}=(n{name}-1)*d{name} says the last {name} sample repeats the first, but u there "
+            f"differs from the first slice {gap / step:.2g}x as much as neighbouring slices do: it "
+            f"is a real sample; use {key}={excluded:g} (endpoint excluded) or omit {key}="
+        )
+
+
 def _check_coordinates(names: Sequence[str], grids: Sequence[Array]) -> None:
     for name, g in zip(names, grids, strict=True):
         if g.ndim != 1:
@@ -441,6 +471,15 @@ def _check_values(u_arr: Array, names: Sequence[str], grids: Sequence[Array]) ->
         raise UserInputError(
             f"u is constant (every value {first_value:.6g}); there is no dynamics to "
             "discover — check the data"
+        )
+    baseline = float(np.median(u_arr))
+    off = np.abs(u_arr - baseline) > tol
+    if int(off.sum()) * SPIKE_SHARE <= u_arr.size:  # a few spikes on a constant, not a field
+        idx = tuple(int(k) for k in np.unravel_index(int(np.argmax(off)), off.shape))
+        raise UserInputError(
+            f"u equals {baseline * scale:.6g} except at {int(off.sum())} of {u_arr.size} "
+            f"samples (first at index {idx}); isolated spikes carry no dynamics the weak "
+            "equations can resolve — check the data"
         )
     if float(np.max(np.abs(u_arr - u_arr[:1]))) <= tol:
         raise UserInputError(
@@ -513,6 +552,7 @@ def check_field(u: Any, t: Any, x: Any, period: Any = None) -> CheckedField:
     dx = _check_grid("x", x_arr, x_res)
     p, drop = _check_period(period, nx, dx)
     if drop:
+        _check_repeated_endpoint(u_arr, 1, "x", "period", nx * dx)
         u_arr, x_arr, nx = u_arr[:, :-1], x_arr[:-1], nx - 1
     _too_few((nt, nx))
     _check_values(u_arr, ("t", "x"), (t_arr, x_arr))
@@ -559,8 +599,10 @@ def check_field_2d(
     px, drop_x = _check_period(period, nx, dx)
     py, drop_y = _check_period(period_y, ny, dy, axis="y", key="period_y")
     if drop_x:
+        _check_repeated_endpoint(u_arr, 1, "x", "period", nx * dx)
         u_arr, x_arr, nx = u_arr[:, :-1, :], x_arr[:-1], nx - 1
     if drop_y:
+        _check_repeated_endpoint(u_arr, 2, "y", "period_y", ny * dy)
         u_arr, y_arr, ny = u_arr[:, :, :-1], y_arr[:-1], ny - 1
     _too_few((nt, nx, ny))
     _check_values(u_arr, ("t", "x", "y"), (t_arr, x_arr, y_arr))
