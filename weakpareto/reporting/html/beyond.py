@@ -1,5 +1,6 @@
-"""The tables beyond the paper, read from the committed files: the independent suite, the
-bootstrap coverage and ``weak_pareto_exact`` against the paper.
+"""The tables beyond the paper, read from the committed files: ``weak_pareto_exact`` against the
+paper, the independent suite, the bootstrap coverage and its held-out calibration, operator
+families per term and several experiments in one fit.
 
 Each table is shown from its Markdown file (``<stem>.md``: the formatted table with its notes),
 or from its CSV when only that exists; its figures (``*.png`` in the same folder) follow. A
@@ -46,6 +47,24 @@ BEYOND_TABLES = (
         "tab_uncertainty",
         "Coverage of the bootstrap intervals",
         "make reproduce-uncertainty",
+    ),
+    BeyondTable(
+        "uncertainty",
+        "tab_calibration",
+        "Interval calibration: fitted on some equations, judged on held-out ones",
+        "make reproduce-calibration",
+    ),
+    BeyondTable(
+        "model_class",
+        "tab_model_class",
+        "Operator families per term (operator=auto) on advection with fractional dispersion",
+        "make reproduce-model-class",
+    ),
+    BeyondTable(
+        "measurement",
+        "tab_experiments",
+        "Several short experiments of one equation, alone and pooled",
+        "make reproduce-measurement",
     ),
 )
 
