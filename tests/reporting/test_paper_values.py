@@ -3,18 +3,20 @@
 A table cell must equal the field of its column in the stated line of ``weak_pareto.tex`` (so the
 number of decimals is checked too), inside the float of its table label. A text cell's verbatim
 quote must occur in the stated line and every number of the compared value must occur in the quote.
-The paper source is ``/work/shared/paper/weak_pareto.tex`` (override with ``WEAKPARETO_PAPER_TEX``).
+The paper source is ``../shared/paper/weak_pareto.tex`` beside the repository (override with
+``WEAKPARETO_PAPER_TEX``), or where it is absent the committed excerpt of the lines the data
+refer to (``tests/reporting/paper_source.py``).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import os
+import json
 import re
-from pathlib import Path
 
 import pytest
 
+from weakpareto.reporting import paper_source
 from weakpareto.reporting.paper_values import (
     PaperTable,
     all_paper_tables,
@@ -23,7 +25,6 @@ from weakpareto.reporting.paper_values import (
     parse_paper_table,
 )
 
-PAPER_TEX = Path(os.environ.get("WEAKPARETO_PAPER_TEX", "/work/shared/paper/weak_pareto.tex"))
 #: The only values not printed in the paper: representative seeds of the reference archive.
 ARCHIVE_ALLOWED = {("tab:equations", "seed")}
 NUMBER = re.compile(r"\d+(?:\.\d+)?(?:/\d+)?")
@@ -43,9 +44,16 @@ LABELS = {
 
 @pytest.fixture(scope="module")
 def paper_lines() -> list[str]:
-    if not PAPER_TEX.is_file():
-        pytest.skip(f"paper source {PAPER_TEX} not available")
-    return PAPER_TEX.read_text(encoding="utf-8").splitlines()
+    return paper_source.paper_lines()
+
+
+def test_the_committed_excerpt_is_the_paper_source():
+    """The excerpt holds exactly the referenced lines of the full source (where it is here)."""
+    full = paper_source.full_lines()
+    if full is None:
+        pytest.skip(f"paper source {paper_source.PAPER_TEX} not here; the excerpt stands in")
+    stored = json.loads(paper_source.EXCERPT.read_text(encoding="utf-8"))
+    assert stored == paper_source.build_excerpt(full)
 
 
 def row_fields(line: str) -> list[str] | None:

@@ -11,6 +11,7 @@ import pytest
 
 from weakpareto.diagnostics.temporal_profile import arm_minima, temporal_profile, trial_orders
 from weakpareto.numerics.orders import temporal_branches
+from weakpareto.reporting import paper_source
 from weakpareto.reporting.paper_values import paper_table
 from weakpareto.reporting.render import render_all
 from weakpareto.reporting.tables.temporal_profile import (
@@ -20,7 +21,6 @@ from weakpareto.reporting.tables.temporal_profile import (
     temporal_profile_table,
 )
 
-PAPER_TEX = Path("/work/shared/paper/weak_pareto.tex")
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -66,9 +66,7 @@ def test_profile_rows_and_recovered_orders(profile):
 
 
 def test_paper_claims_are_in_the_paper():
-    if not PAPER_TEX.is_file():
-        pytest.skip("paper source not available")
-    lines = PAPER_TEX.read_text(encoding="utf-8").splitlines()
+    lines = paper_source.paper_lines()  # the full source, or the committed excerpt
     for bench, c in paper_table(LABEL).extras["claims"].items():
         assert c["quote"] in lines[c["line"] - 1], bench
         for v in c["values"].values():

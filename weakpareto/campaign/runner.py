@@ -33,6 +33,7 @@ from typing import Any, Literal
 import hydra
 import numpy as np
 from omegaconf import DictConfig, OmegaConf
+from threadpoolctl import threadpool_limits
 from tqdm import tqdm
 
 from weakpareto.campaign import claims, dataset
@@ -427,12 +428,15 @@ def run_config(cfg: DictConfig) -> list[SeedOutcome]:
     try:
         with _sigterm_interrupts():
             if workers <= 1:
-                for s in seeds:
-                    # serial runs also show the search stage (support size, power pattern)
-                    def stage(text: str, s: int = s) -> None:
-                        bar.set_postfix_str(f"seed {s}: {text}", refresh=True)
+                # one BLAS thread, as in every pool worker: the 2-D fits' last bits depend on the
+                # thread count, and a seed must give the same row whatever workers= says
+                with threadpool_limits(1):
+                    for s in seeds:
+                        # serial runs also show the search stage (support size, power pattern)
+                        def stage(text: str, s: int = s) -> None:
+                            bar.set_postfix_str(f"seed {s}: {text}", refresh=True)
 
-                    collect(run_seed(container, s, overwrite, results_dir, stage, code))
+                        collect(run_seed(container, s, overwrite, results_dir, stage, code))
             else:
                 job = SeedJob(container, overwrite, results_dir, code)
                 run_bounded(_seed_task, seeds, workers, collect, _set_job, (job,))
