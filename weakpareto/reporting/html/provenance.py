@@ -1,4 +1,4 @@
-"""Provenance of the report page: which code, when, on which machine, and which stored runs were
+"""Provenance of the report page: which code, the machine of the timings, and which stored runs were
 computed by other code than the current one (*stale* runs).
 
 A run is stale when its ``code_hash`` differs from :func:`weakpareto.campaign.provenance.current`
@@ -9,12 +9,7 @@ again, and a table that reads it shows what older code computed.
 from __future__ import annotations
 
 import json
-import os
-import platform
-import socket
 from collections.abc import Mapping
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pandas as pd
@@ -25,29 +20,6 @@ from weakpareto.reporting.latex import noise_pct
 
 #: Stale runs are listed one by one up to this many (more: the marked groups say it).
 MAX_STALE_LISTED = 40
-
-
-@dataclass(frozen=True)
-class Generated:
-    """When and where the page was made, and by which code."""
-
-    code: CodeIdentity
-    date_utc: str
-    host: str
-    machine: str
-    cpus: int
-    python: str
-
-    @classmethod
-    def now(cls, code: CodeIdentity) -> Generated:
-        return cls(
-            code=code,
-            date_utc=datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"),
-            host=socket.gethostname(),
-            machine=platform.platform(),
-            cpus=os.cpu_count() or 0,
-            python=platform.python_version(),
-        )
 
 
 def short(code_hash: str) -> str:
@@ -68,14 +40,18 @@ def facts(pairs: list[tuple[str, object]]) -> Html:
     return element("dl", items, class_="facts")
 
 
-def generated_html(g: Generated) -> Html:
+def generated_html(code: CodeIdentity) -> Html:
+    """The code behind the page. No date, host or machine of the page's own run: the page is a
+    function of the committed files, so ``wp report`` rebuilds it byte for byte."""
     return facts(
         [
-            ("generated", g.date_utc),
-            ("code hash", element("code", g.code.code_hash)),
-            ("weakpareto", g.code.version),
-            ("git commit", element("code", g.code.git_commit or "(not a git checkout)")),
-            ("machine", f"{g.host}: {g.machine}, {g.cpus} CPUs, Python {g.python}"),
+            ("code hash", element("code", code.code_hash)),
+            ("weakpareto", code.version),
+            (
+                "inputs",
+                "the committed tables, runs and result files (the machine of the timings is "
+                "below; each run's commit is in the table of stored runs)",
+            ),
         ]
     )
 
