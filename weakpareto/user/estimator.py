@@ -77,7 +77,13 @@ from weakpareto.user.serialise import (
     result_from_dict,
     result_to_dict,
 )
-from weakpareto.user.uncertainty_report import Uncertainty, check_uncertainty, uncertainty_of
+from weakpareto.user.uncertainty_report import (
+    DEFAULT_LEVEL,
+    DEFAULT_N_BOOT,
+    Uncertainty,
+    check_uncertainty,
+    uncertainty_of,
+)
 from weakpareto.user.validation import (
     CheckedField,
     CheckedField2D,
@@ -223,8 +229,8 @@ class WeakPareto:
         polish: bool = _REFINE.polish,
         domain: str = "auto",
         uncertainty: str | None = None,
-        n_boot: int = 200,
-        level: float = 0.9,
+        n_boot: int = DEFAULT_N_BOOT,
+        level: float = DEFAULT_LEVEL,
     ) -> None:
         self.operator = operator
         self.alpha_range = alpha_range
