@@ -115,6 +115,8 @@ reproduce-independent: install
 ## each fitted alone and all pooled in one fit, at 0 and 1 % noise, ~5 s
 reproduce-measurement: install
 	$(BIN)/python scripts/measurement_experiments.py --out-dir results/measurement
+	$(BIN)/python scripts/measurement_irregular.py --out-dir results/measurement
+	$(BIN)/python scripts/measurement_history.py --out-dir results/measurement
 
 ## tab_model_class: advection with Riesz dispersion (exact per-mode solutions) fitted with the
 ## families [directional, riesz] together and each alone, at alpha 1 and 0.8, clean and 1 % noise

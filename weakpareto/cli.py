@@ -62,6 +62,7 @@ RUN_ONLY_KEYS = (
     "selection",
     "hydra",
     "chunk_size",
+    "domain",
 )
 GENERATE_ONLY_KEYS = ("out",)
 
@@ -235,6 +236,13 @@ def discover_help() -> str:
             "                           selected model and search stop marked; .png/.pdf/.svg)",
             "  report=<fit.html>        also write one self-contained HTML page of the fit: data,",
             "                           front, equation, weak residual map, intervals, warnings",
+            "  forcing=<file|key>       known forcing f of u's shape (1-D): a .npz/.npy/.mat file "
+            "or an",
+            "                           array of the data file; [a.npz,b] for several; each a "
+            "term c f",
+            "  forcing_coef=<c>         known coefficient (one forcing) or [name:c,...]; the "
+            "others are",
+            "                           estimated, and dropped when the data do not need them",
             "  u_key=<name>             variable of u in a .npz/.mat (u, usol, U or uu)",
             "  t_key=<name>             variable of t (t or tt)",
             "  x_key=<name>             variable of x (x or xx)",
@@ -270,6 +278,9 @@ def discover_help() -> str:
             "equations",
             "  n_boot=200               bootstrap resamples (uncertainty=bootstrap)",
             "  level=0.9                level of the bootstrap intervals",
+            "  history=none             none: the record starts at the onset | unknown: it starts",
+            "                           later; the missing memory is modelled "
+            "(method=weak_pareto_exact)",
             "example: wp discover data=f.npz operator=directional alpha_range=[0.6,1.05] "
             "beta_range=[0.5,2.0] out=r.json",
         ]
@@ -405,6 +416,11 @@ def reject_other_subcommand_keys(sub: str, overrides: list[str]) -> None:
     for o in overrides:
         key = _override_key(o)
         top = key.split(".", 1)[0].split("/", 1)[0]
+        if top in ("forcing", "forcing_coef"):  # the benchmarks are unforced equations
+            raise UserInputError(
+                f"{key}= (known forcing) is a wp discover / WeakPareto option; the benchmarks of "
+                f"wp {sub} have no forcing term: fit forced data with wp discover forcing=<file>"
+            )
         if sub in ("run", "status") and top in GENERATE_ONLY_KEYS:
             raise UserInputError(
                 f"{key}= is a wp generate option (the .npz file it writes), not read by wp {sub}; "
@@ -432,6 +448,11 @@ def _report_options(overrides: list[str]) -> dict[str, str]:
         raise UserInputError(
             f"unknown report option(s) {sorted(bad)}; use results_dir=, out_dir=, html_dir="
         )
+    for key, value in opts.items():  # before any directory is created
+        if not value.strip():
+            raise UserInputError(
+                f"{key}= is empty; give a directory, e.g. {key}={REPORT_OPTIONS[key]}"
+            )
     return {**REPORT_OPTIONS, **opts}
 
 
@@ -453,9 +474,10 @@ def dispatch(sub: str, args: list[str]) -> None:
     elif sub == "run":
         _reject_flags(sub, flags, SWEEP_FLAGS)
         multirun = any(f in SWEEP_FLAGS for f in flags)
-        from weakpareto.campaign.launch_options import is_chunked
+        from weakpareto.campaign.launch_options import check_launcher, is_chunked
         from weakpareto.campaign.overrides import check_bootstrap_keys
 
+        check_launcher(overrides)
         check_bootstrap_keys(overrides, multirun)
         if is_chunked(overrides, multirun):  # cluster launchers: chunks of (config, seed)
             from weakpareto.campaign.launch import run_chunked
@@ -513,6 +535,9 @@ def dispatch(sub: str, args: list[str]) -> None:
         rest = split_chunk_size(overrides)[1]
         check_bootstrap_keys(rest, multirun)
         status_command(rest, multirun)
+        ignored = [o for o in overrides if o not in rest or o.lstrip("+~").startswith("hydra")]
+        if ignored:  # accepted so that a wp run line can be pasted, but said so
+            print(f"wp status: ignoring launcher option(s) {' '.join(ignored)}", file=sys.stderr)
     elif sub == "compact":
         _reject_flags(sub, flags)
         from weakpareto.campaign.compact import compact_command

@@ -35,6 +35,9 @@ class Term:
     models (``"x"`` or ``"y"``, paper Eq. twod-model); ``None`` in 1-D, where the operator acts
     along the only spatial axis. ``family`` is the term's operator family when a model mixes
     families (``u_t = -0.5 D_x^1 u + 0.3 R^1.5 u``); ``None`` means the equation's operator.
+
+    A known forcing term ``coef * f`` names its field in ``forcing`` (its power and order are 0
+    and carry no meaning); ``fixed`` says its coefficient was given rather than estimated.
     """
 
     power: int
@@ -42,6 +45,8 @@ class Term:
     coef: float = 0.0
     direction: str | None = None
     family: Family | None = None
+    forcing: str | None = None
+    fixed: bool = False
 
     @property
     def is_identity(self) -> bool:
@@ -76,6 +81,8 @@ class Term:
         return rf"D_{d}^{{{self.order:.2f}}}u"
 
     def text(self, operator: OperatorKind = "directional") -> str:
+        if self.forcing is not None:
+            return self.forcing
         base = self._op_text(operator)
         if self.power == 0:
             return base
@@ -83,6 +90,9 @@ class Term:
         return f"{pw} {base}" if not self.is_identity else f"u^{self.power + 1}"
 
     def latex(self, operator: OperatorKind = "directional") -> str:
+        if self.forcing is not None:
+            name = self.forcing.replace("_", r"\_")
+            return rf"\mathrm{{{name}}}"
         base = self._op_latex(operator)
         if self.power == 0:
             return base
@@ -131,7 +141,7 @@ class Equation:
 
     def canonical(self) -> Equation:
         """Terms sorted by (power, order, family, coef) (2-D: grouped by direction;
-        docs/method/search.md#canonical-order-of-terms).
+        docs/method/search.md#canonical-order-of-terms); known forcing terms last, by name.
 
         A term's family is written only where it differs from the equation's operator and the
         term is not the identity (every family's order 0), so equal models compare equal.
@@ -141,7 +151,7 @@ class Equation:
             else replace(t, family=None)
             for t in self.terms
         ]  # fmt: skip
-        terms.sort(key=lambda t: (t.power, t.direction or "", t.order, t.family or "", t.coef))
+        terms.sort(key=_canonical_key)
         return Equation(self.mode, self.alpha, tuple(terms), self.operator)
 
     def text(self, sig_digits: int | None = None) -> str:
@@ -193,6 +203,8 @@ class Equation:
                 float(t["coef"]),
                 t.get("direction"),
                 t.get("family"),
+                t.get("forcing"),
+                bool(t.get("fixed", False)),
             )
             for t in d["terms"]
         )
@@ -205,7 +217,18 @@ def _term_dict(t: Term) -> dict[str, Any]:
         out["direction"] = str(t.direction)
     if t.family is not None:  # single-family dictionaries too
         out["family"] = str(t.family)
+    if t.forcing is not None:  # and unforced ones
+        out["forcing"] = str(t.forcing)
+        out["fixed"] = bool(t.fixed)
     return out
+
+
+def _canonical_key(t: Term) -> tuple[bool, str, int, str, float, str, float]:
+    """Operator terms by (power, direction, order, family, coef), then forcing terms by name."""
+    return (
+        t.forcing is not None, t.forcing or "", t.power, t.direction or "", t.order,
+        t.family or "", t.coef,
+    )  # fmt: skip
 
 
 @dataclass(frozen=True)

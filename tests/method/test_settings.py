@@ -149,10 +149,11 @@ def test_robust_method_changes_only_what_it_names():
         False,
     )
     assert ref.ridge == 0.0 and ref_paper.ridge is None  # None: the search's ridge (Eq. 22)
+    assert (ref.twins, ref_paper.twins) == ("merge", "keep")
     assert dataclasses.replace(sel, rule="elbow", explain_floor=None, refine_front=False) == (
         sel_paper
     )
-    assert dataclasses.replace(ref, ridge=None) == ref_paper
+    assert dataclasses.replace(ref, ridge=None, twins="keep") == ref_paper
 
 
 @pytest.mark.parametrize(

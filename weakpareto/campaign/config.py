@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from collections.abc import Mapping
 from importlib import resources
 from typing import Any, get_args
@@ -24,7 +25,7 @@ from weakpareto.errors import UserInputError
 from weakpareto.fit.kinds import check_supported
 from weakpareto.fit.spec import DomainRequest
 from weakpareto.method.settings import ElbowPoints, SelectionRule, StabilityRule, Updating
-from weakpareto.numerics.orders import temporal_branches
+from weakpareto.numerics.orders import MAX_SPATIAL_ORDER, temporal_branches
 
 CONFIG_MODULE = "weakpareto.conf"
 NON_IDENTITY_KEYS = (
@@ -109,7 +110,13 @@ def validate_library(
         raise UserInputError(
             f"{key}.alpha_range=[{a_lo}, {a_hi}] must lie inside (0, 2); {alpha_hint}"
         )
-    _range(f"{key}.beta_range", lib["beta_range"], 0.0, None, "[0.5,2.0]")
+    b_lo, b_hi = _range(f"{key}.beta_range", lib["beta_range"], 0.0, None, "[0.5,2.0]")
+    if b_hi > MAX_SPATIAL_ORDER:
+        raise UserInputError(
+            f"{key}.beta_range=[{b_lo}, {b_hi}] goes above {MAX_SPATIAL_ORDER:g}, the largest "
+            f"spatial order searched (|k|^beta loses all precision); e.g. {key}.beta_range="
+            "[0.5,4.5]"
+        )
     try:
         temporal_branches((a_lo, a_hi), int(search["n_alpha_nodes"]), float(search["eps_alpha"]))
     except ValueError as err:
@@ -118,6 +125,11 @@ def validate_library(
     if not powers or not all(_is_int(p) and p >= 0 for p in powers):
         raise UserInputError(
             f"{key}.powers={powers!r} must be non-negative integers; e.g. "
+            f"{key}.powers={powers_example}"
+        )
+    if len(set(powers)) != len(powers):
+        raise UserInputError(
+            f"{key}.powers={powers!r} repeats a power; list each once, e.g. "
             f"{key}.powers={powers_example}"
         )
     require_int(f"{key}.c_max", lib["c_max"], 1)
@@ -154,6 +166,8 @@ def validate_run(cfg: DictConfig) -> None:
             f"benchmark.library.powers={list(cfg.benchmark.library.powers)} on a 2-D benchmark: "
             "2-D models are linear; e.g. benchmark.library.powers=[0]"
         )
+    check_count_dims(cfg, two_d)
+    check_variant(cfg.get("variant", "default"))
     require_int("search.popsize", cfg.search.popsize, 1)
     require_int("search.maxiter", cfg.search.maxiter, 1)
     for name, options, value, example in (
@@ -173,6 +187,34 @@ def validate_run(cfg: DictConfig) -> None:
         )
     if not float(cfg.search.ridge) >= 0:
         raise UserInputError("search.ridge must be >= 0; e.g. search.ridge=0.001")
+
+
+def check_count_dims(cfg: DictConfig, two_d: bool) -> None:
+    """Test counts with one entry per axis of the benchmark (t, x and, in 2-D, y)."""
+    want, example = (3, "[30,40,40]") if two_d else (2, "[44,60]")
+    for key, counts in (
+        ("search.test_counts", cfg.search.get("test_counts")),
+        ("benchmark.library.test_counts", cfg.benchmark.library.get("test_counts")),
+    ):
+        if counts is not None and len(counts) != want:
+            dims = "two spatial dimensions" if two_d else "one spatial dimension"
+            raise UserInputError(
+                f"{key}={list(counts)} has {len(counts)} entries but {cfg.benchmark.name} has "
+                f"{dims}; give {want} (t and each spatial axis), e.g. {key}={example}, or null"
+            )
+
+
+#: A variant label is part of every result file name, where ``__`` separates the fields.
+VARIANT_PATTERN = re.compile(r"[A-Za-z0-9.+-]+(_[A-Za-z0-9.+-]+)*")
+
+
+def check_variant(variant: Any) -> None:
+    """A label that keeps the result file names parseable (no path separator, no ``__``)."""
+    if not (isinstance(variant, str) and VARIANT_PATTERN.fullmatch(variant)):
+        raise UserInputError(
+            f"variant={variant!r} must be a label of letters, digits, '.', '+', '-' and single "
+            "'_' (it is part of the result file names); e.g. variant=default"
+        )
 
 
 def without_uncertainty_off(data: dict) -> dict:

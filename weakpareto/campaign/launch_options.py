@@ -7,6 +7,7 @@ before anything heavy is imported, so this module imports neither Hydra nor the 
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Sequence
 
 from weakpareto.errors import UserInputError
@@ -25,6 +26,38 @@ def launcher_choice(overrides: Sequence[str]) -> str | None:
         if key == "hydra/launcher":
             return value
     return None
+
+
+#: Launchers that come with Hydra or with an optional extra (the plugin package that has them).
+PLUGIN_LAUNCHERS = {
+    "basic": "hydra",
+    "joblib": "hydra_plugins.hydra_joblib_launcher",
+    "submitit_slurm": "hydra_plugins.hydra_submitit_launcher",
+    "submitit_local": "hydra_plugins.hydra_submitit_launcher",
+    "slurm": "hydra_plugins.hydra_submitit_launcher",
+    "local": "hydra_plugins.hydra_submitit_launcher",
+}
+EXTRAS = {"hydra_plugins.hydra_joblib_launcher": "joblib"}
+
+
+def check_launcher(overrides: Sequence[str]) -> None:
+    """A ``hydra/launcher=`` that Hydra can load (else Hydra prints a many-line error, exit 1)."""
+    name = launcher_choice(overrides)
+    if name is None:
+        return
+    if name not in PLUGIN_LAUNCHERS:
+        raise UserInputError(
+            f"hydra/launcher={name} is not one of {', '.join(PLUGIN_LAUNCHERS)}; e.g. "
+            "hydra/launcher=basic (Hydra's default: one job after another)"
+        )
+    module = PLUGIN_LAUNCHERS[name]
+    if importlib.util.find_spec(module.split(".")[0]) is None or (
+        "." in module and importlib.util.find_spec(module) is None
+    ):
+        extra = EXTRAS.get(module, "cluster")
+        raise UserInputError(
+            f"hydra/launcher={name} needs its Hydra plugin: pip install '.[{extra}]'"
+        )
 
 
 def is_chunked(overrides: Sequence[str], multirun: bool) -> bool:

@@ -36,6 +36,11 @@ def not_a_file(path: object, key: str) -> None:
     that a command can test all its directories before it creates any)."""
     if path is not None and Path(str(path)).expanduser().is_file():
         raise UserInputError(f"{key}={path} is a file, not a directory; give a directory")
+    for parent in [] if path is None else Path(str(path)).expanduser().parents:
+        if parent.is_file():
+            raise UserInputError(
+                f"cannot create {key}={path}: {parent} is a file; choose another directory"
+            )
 
 
 def writable_dir(path: object, key: str) -> Path:
@@ -76,6 +81,8 @@ def writable_file(out: object, suffix: str, key: str = "out") -> Path:
 
 def readable_dir(path: object, key: str) -> Path:
     """Check that the input directory ``key=path`` exists (e.g. ``wp report results_dir=``)."""
+    if path is None or not str(path).strip():  # Path("") is the current directory
+        raise UserInputError(f"{key}= is empty; give a directory, e.g. {key}=results/runs")
     directory = Path(str(path)).expanduser()
     if directory.is_dir():
         return directory

@@ -35,7 +35,13 @@ from weakpareto.library.weak import PowerMode, SpatialTests
 from weakpareto.library.weak_exact import InitialEstimate
 from weakpareto.method.discovery import max_seed_offset as search_seed_offset
 from weakpareto.method.search import power_patterns
-from weakpareto.method.settings import ElbowPoints, SelectionRule, StabilityRule, Updating
+from weakpareto.method.settings import (
+    ElbowPoints,
+    SelectionRule,
+    StabilityRule,
+    TwinRule,
+    Updating,
+)
 from weakpareto.numerics.orders import temporal_branches
 from weakpareto.numerics.windows import Budget
 from weakpareto.records import OperatorKind
@@ -149,6 +155,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     "method.initial": get_args(InitialEstimate),
     "method.test_widths": ("paper", "corner"),
     "method.integer_test": ("bound", "always"),
+    "method.twins": get_args(TwinRule),
     "method.noise_model": get_args(NoiseModel),
     "benchmark.library.operator": get_args(OperatorKind),
     "benchmark.library.power_mode": get_args(PowerMode),
@@ -160,6 +167,10 @@ UNCERTAINTY_METHODS = ("bootstrap",)
 
 #: ``[K_t, K_x]`` (2-D: ``[K_t, K_x, K_y]``) test-function counts, or null for the paper's rule.
 COUNT_KEYS = ("search.test_counts", "benchmark.library.test_counts")
+
+
+#: Config groups whose ``name`` identifies the chosen option (rows, files and truth use it).
+NAMED_GROUPS = ("benchmark", "method", "noise_law", "selection")
 
 
 def literal(v: Any) -> str:
@@ -239,6 +250,12 @@ def _check_list(key: str, value: Any, default: list) -> None:
 
 def check_value(key: str, value: Any, default: Any) -> None:
     """One (changed) value against its rule, or the type of its default ``default``."""
+    group = key.removesuffix(".name")
+    if group in NAMED_GROUPS and group != key and value != default:  # the choice, not a setting
+        raise UserInputError(
+            f"{key}={literal(value)} would relabel {group}={default} without changing it; "
+            f"choose the {group} with {group}=<name>, e.g. {group}={default}"
+        )
     if key in COUNT_KEYS:
         _check_counts(key, value)
     elif key == "uncertainty":  # null (off) or a method; the conf default is null

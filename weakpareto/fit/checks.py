@@ -52,6 +52,10 @@ Codes
     estimate is unreliable; more data, less noise, a narrower range or fixing the order help.
 ``unstable_term`` (only with ``uncertainty="bootstrap"``)
     a selected term kept by fewer than 60 % of the resamples (reselection among the front).
+``correlated_noise``
+    the noise is smoother along time than along space (particle densities, filtered sensors):
+    the weak form reads it as dynamics and the highest order comes out low
+    (:mod:`weakpareto.fit.noise_structure`).
 ``noise_level`` (info; a warning above :data:`HIGH_NOISE`)
     the apparent noise of u, :func:`estimate_noise`.
 
@@ -94,6 +98,8 @@ from weakpareto.fit.context import range_text as _range
 from weakpareto.fit.context import search_index as _search_index
 from weakpareto.fit.context import system as _system
 from weakpareto.fit.context import term_name as _term_name
+from weakpareto.fit.forcing import without_forcing
+from weakpareto.fit.noise_structure import check_time_correlated_noise
 from weakpareto.fit.probes import (
     PROBE_GAIN,
     PROBE_MIN_FIT,
@@ -101,6 +107,7 @@ from weakpareto.fit.probes import (
     probe_other_family,
 )
 from weakpareto.fit.probes import bound_advice as _bound_advice
+from weakpareto.library.forcing import ForcedSource
 from weakpareto.library.gram import FeatureSource
 from weakpareto.library.pooled import parts_of
 from weakpareto.records import DiscoveryResult, Equation
@@ -215,6 +222,8 @@ def pooled_noise(fields: Sequence[Array]) -> float:
 def _surrogate(source: FeatureSource, noise: Array) -> FeatureSource | None:
     """``source`` with its field replaced by ``noise`` (same tests); None when the source is
     not a dataclass holding its field ``u``."""
+    if isinstance(source, ForcedSource):  # the known forcing carries no noise
+        source = source.base
     if not dataclasses.is_dataclass(source) or isinstance(source, type):
         return None
     fields = {f.name for f in dataclasses.fields(source)}
@@ -375,6 +384,7 @@ def diagnose(ctx: FitContext) -> tuple[list[FitWarning], float, float]:
     Run on the dimensionless result (coefficients as discovered); the checks depend only on
     relative quantities, so they are the same in any units.
     """
+    ctx = without_forcing(ctx)  # the source holds the forcing terms on its target side
     res = ctx.result
     eq = res.final
     level = pooled_noise(ctx.experiments)
@@ -389,5 +399,6 @@ def diagnose(ctx: FitContext) -> tuple[list[FitWarning], float, float]:
     out += check_fit(fit_error, floor)
     out += check_front(res, ctx.max_terms)
     out += _guarded(lambda: check_small_terms(eq, ctx, max(fit_error, floor)), [])
+    out += _guarded(lambda: check_time_correlated_noise(ctx.experiments), [])
     out.append(noise_note(level))
     return out, level, floor

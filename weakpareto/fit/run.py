@@ -28,10 +28,20 @@ import numpy as np
 
 from weakpareto.fit.checks import FitWarning
 from weakpareto.fit.domain import DomainChoice, choose_common_domain, choose_domain, method_notes
+from weakpareto.fit.forcing import (
+    check_forcing_supported,
+    finish_forcing,
+    forcing_applicable,
+    forcing_of,
+)
+from weakpareto.fit.history import check_history_supported, finish_history, history_applicable
 from weakpareto.fit.kinds import ProgressFn, check_supported
+from weakpareto.fit.sampling import sampling_notes
 from weakpareto.fit.sources import Experiments, FitData
 from weakpareto.fit.spec import FitSpec, PowerModeRequest
+from weakpareto.library.forcing import ForcedSource
 from weakpareto.library.gram import FeatureSource
+from weakpareto.library.history import HistorySource
 from weakpareto.library.weak import PowerMode
 from weakpareto.method.intervals import EquationBootstrap, bootstrap_equation
 from weakpareto.records import DiscoveryResult
@@ -143,8 +153,25 @@ def fit(
     choice = data_domain(spec.domain, data)
     kind = check_supported(spec, data.two_d, choice.domain, rescaled, n_exp)
     spec, notes = applicable(spec, data.two_d, choice.domain, n_exp)
+    if forcing_of(data):
+        check_forcing_supported(spec, data, choice.domain)
+        spec, forcing_notes = forcing_applicable(spec)
+        notes += forcing_notes
+    if spec.history != "none":
+        check_history_supported(spec, data, choice.domain)
+        spec, history_notes = history_applicable(spec)
+        notes += history_notes
     power_mode = resolve_power_mode(spec.power_mode, tuple(f.u for f in data.fields))
     fitted = kind.run(data, spec, choice.domain, power_mode, progress)
+    if isinstance(fitted.source, HistorySource):
+        fitted = dataclasses.replace(
+            fitted, result=finish_history(fitted.result, fitted.source, spec)
+        )
+    if isinstance(fitted.source, ForcedSource):
+        result, source = finish_forcing(
+            fitted.result, fitted.source, forcing_of(data), spec.discovery
+        )
+        fitted = dataclasses.replace(fitted, result=result, source=source)
     return FitOutcome(
         result=fitted.result,
         spec=spec,
@@ -155,7 +182,10 @@ def fit(
         two_d=data.two_d,
         resamplable=kind.resamplable and spec.features == "weak" and fitted.source is not None,
         notes=tuple(
-            choice.notes() + notes + start_term_notes(spec, fitted.source_name, fitted.result)
+            choice.notes()
+            + notes
+            + start_term_notes(spec, fitted.source_name, fitted.result)
+            + sampling_notes(fitted.source)
         ),
         n_experiments=n_exp,
     )

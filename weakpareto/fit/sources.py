@@ -27,17 +27,20 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import cast
 
-from weakpareto._typing import Array
+from weakpareto._typing import Array, BoolArray
 from weakpareto.errors import UserInputError
 from weakpareto.fit.spec import FitSpec
 from weakpareto.library.families import with_families
+from weakpareto.library.forcing import Forcing, forced_source
 from weakpareto.library.gram import FeatureSource
+from weakpareto.library.history import history_source
 from weakpareto.library.pooled import PooledSource
 from weakpareto.library.strong import pointwise_library
 from weakpareto.library.weak import PowerMode, WeakLibrary, weak_library
 from weakpareto.library.weak_2d import weak_library_2d
 from weakpareto.library.weak_bounded import bounded_weak_library
-from weakpareto.library.weak_exact import exact_time_weak_library
+from weakpareto.library.weak_exact import ExactTimeWeakLibrary, exact_time_weak_library
+from weakpareto.library.weighted_time import sampled_exact_library
 from weakpareto.numerics.operators import SpectralKind
 
 
@@ -56,10 +59,21 @@ class FitField:
     period: float | None = None
     period_y: float | None = None
     period_given: bool = True
+    #: Known forcing fields on this grid (:mod:`weakpareto.library.forcing`).
+    forcing: tuple[Forcing, ...] = ()
+    #: Samples not taken (bool ``(nt, nx)``, their values in ``u`` a fill) and whether ``t``
+    #: has irregular steps: the sampled quadrature of :mod:`weakpareto.library.weighted_time`.
+    missing: BoolArray | None = None
+    irregular_t: bool = False
 
     @property
     def two_d(self) -> bool:
         return self.y is not None
+
+    @property
+    def sampled(self) -> bool:
+        """Irregular times or missing samples (only the exact periodic target takes them)."""
+        return self.irregular_t or self.missing is not None
 
     @property
     def fields(self) -> tuple[FitField, ...]:
@@ -129,6 +143,16 @@ def periodic_l1(field: FitField, spec: FitSpec, power_mode: PowerMode) -> Featur
 
 
 def periodic_exact(field: FitField, spec: FitSpec, power_mode: PowerMode) -> FeatureSource:
+    if field.sampled:
+        sampled = sampled_exact_library(
+            field.u,
+            field.t,
+            field.x,
+            missing=field.missing,
+            **_common(field, spec, power_mode),  # type: ignore[arg-type]
+            **spec.feature_settings.library_options(),
+        )
+        return _families(sampled, spec)
     library = exact_time_weak_library(
         field.u,
         field.t,
@@ -216,6 +240,30 @@ def build_source(
     data: FitData, spec: FitSpec, domain: str, power_mode: PowerMode
 ) -> tuple[str, FeatureSource]:
     """The name and the feature source of a fit (several experiments: the named source of each,
-    pooled)."""
+    pooled; known forcing: the source with it, :func:`weakpareto.library.forcing.forced_source`)."""
     name = source_name(spec, data.two_d, domain)
-    return name, data.build(FEATURE_SOURCES[name], spec, power_mode)
+    if name != "periodic_exact" and any(f.sampled for f in data.fields):
+        raise UserInputError(sampling_refusal(name, data.fields))
+    source = data.build(FEATURE_SOURCES[name], spec, power_mode)
+    if spec.history == "unknown" and isinstance(source, ExactTimeWeakLibrary):
+        return name, history_source(source)  # supported cases: weakpareto.fit.history
+    if isinstance(data, FitField) and data.forcing:  # searched with the forcing terms in
+        try:
+            return name, forced_source(source, data.forcing)
+        except TypeError:
+            raise UserInputError(
+                f"known forcing (forcing=) has no weak column on the {name} features (uniform, "
+                "complete periodic samples only); fit without forcing="
+            ) from None
+    return name, source
+
+
+def sampling_refusal(name: str, fields: tuple[FitField, ...]) -> str:
+    """The one-line refusal of irregular or incomplete samples by a source without them."""
+    what = "irregular t" if any(f.irregular_t for f in fields) else "missing samples (gaps, masks)"
+    where = {"bounded": "a bounded domain", "two_d": "2-D data"}.get(name, f"the {name} target")
+    return (
+        f"{what} need method=weak_pareto_exact on a 1-D periodic domain ({where} has no sampled "
+        "quadrature); pass method=weak_pareto_exact domain=periodic, or resample onto a complete "
+        "uniform grid"
+    )

@@ -23,6 +23,7 @@ from types import MappingProxyType
 from typing import Any, Literal, cast, get_args
 
 from weakpareto.errors import UserInputError
+from weakpareto.library.history import HistoryModel
 from weakpareto.library.noise_covariance import NoiseModel
 from weakpareto.library.weak import SpatialTests
 from weakpareto.method.settings import (
@@ -35,6 +36,7 @@ from weakpareto.method.settings import (
     SelectionRule,
     SelectionSettings,
     StabilityRule,
+    TwinRule,
     Updating,
     conf_defaults,
     method_selector,
@@ -110,6 +112,8 @@ class FitSpec:
     #: ``operator=auto``: the operator families each term may take (empty: ``discovery.operator``
     #: for every term).
     families: tuple[Family, ...] = ()
+    #: ``unknown``: the record starts after the onset (:mod:`weakpareto.fit.history`).
+    history: HistoryModel = "none"
 
     def __post_init__(self) -> None:
         kinds = get_args(MethodKindName)
@@ -231,6 +235,7 @@ def spec_from_groups(
             trust_min=float(m["trust_min"]),
             ridge=_optional_float(m.get("refit_ridge", None)),
             integer_test=cast(IntegerTest, str(m.get("integer_test", "bound"))),
+            twins=cast(TwinRule, str(m.get("twins", "keep"))),
         ),
     )
     return FitSpec(

@@ -34,7 +34,7 @@ from typing import Literal, Protocol
 
 import numpy as np
 
-from weakpareto._typing import Array
+from weakpareto._typing import Array, BoolArray
 
 NoiseModel = Literal["none", "additive", "multiplicative", "auto"]
 NoiseLaw = Literal["additive", "multiplicative"]
@@ -69,12 +69,50 @@ def _sixth_differences(u: Array) -> tuple[Array, Array, int]:
     return best
 
 
-def estimate_noise(u: Array, model: NoiseModel) -> NoiseEstimate | None:
-    """Noise law and variance field of ``u`` (``None`` for ``model="none"``)."""
+def _usable_differences(u: Array, usable: BoolArray, axes: tuple[int, ...]) -> tuple[Array, Array]:
+    """Sixth differences (and the matching ``u^2``) along ``axes`` on runs of seven usable
+    samples only, flattened: a gap or an irregular axis is never differenced across."""
+    ds, u2s = [], []
+    for axis in axes:
+        if u.shape[axis] < 12:
+            continue
+        d = np.diff(u, n=6, axis=axis)
+        ok = np.ones(d.shape, dtype=bool)
+        for k in range(7):  # all seven samples of the stencil present
+            sl = [slice(None), slice(None)]
+            sl[axis] = slice(k, k + d.shape[axis])
+            ok &= usable[tuple(sl)]
+        sl = [slice(None), slice(None)]
+        sl[axis] = slice(3, 3 + d.shape[axis])
+        ds.append(d[ok])
+        u2s.append(u[tuple(sl)][ok] ** 2)
+    if not ds or min(x.size for x in ds) == 0:
+        return np.zeros(0), np.zeros(0)
+    best = int(np.argmin([np.mean(d * d) for d in ds]))  # the smoother axis, as for full data
+    return ds[best], u2s[best]
+
+
+def estimate_noise(
+    u: Array,
+    model: NoiseModel,
+    usable: BoolArray | None = None,
+    axes: tuple[int, ...] = (0, 1),
+) -> NoiseEstimate | None:
+    """Noise law and variance field of ``u`` (``None`` for ``model="none"``).
+
+    ``usable`` (bool, shape of ``u``) marks the samples taken and ``axes`` the axes with uniform
+    steps: the differences then use complete stencils along those axes only; with none the
+    estimate is zero noise (the noise model is off)."""
     if model == "none":
         return None
     u = np.asarray(u, dtype=float)
-    d, u2, _ = _sixth_differences(u)
+    if usable is None and axes == (0, 1):
+        d, u2, _ = _sixth_differences(u)
+    else:
+        mask = np.ones(u.shape, dtype=bool) if usable is None else np.asarray(usable, bool)
+        d, u2 = _usable_differences(u, mask, axes)
+        if d.size == 0:
+            return NoiseEstimate("additive", 0.0, np.zeros(u.shape))
     d2 = d * d / SIXTH_DIFFERENCE_GAIN
     add_var = float(np.mean(d2))
     mult_var = float(np.sum(d2 * u2) / max(np.sum(u2 * u2), 1e-300))  # LS fit d2 ~ r^2 u^2

@@ -154,6 +154,33 @@ class WeakLibrary:
         mats = _gl_matrices(s.shape[-1], self.dx, betas)
         return np.einsum("kj,gji->gki", s, mats)  # rows of S @ G = (G^T psi)^T
 
+    def field_apply(self, betas: Array) -> Array:
+        """``X_beta u`` of the library's field for every beta, ``(G, nt, nx)``: the same values
+        as ``spatial_apply(self.u, betas)`` with the field's spectrum computed once per library
+        (the polish asks for one order at a time)."""
+        betas = np.atleast_1d(np.asarray(betas, dtype=float))
+        if self.operator not in ops.SPECTRAL_KINDS:
+            return self.spatial_apply(self.u, betas)
+        spectrum = self._cache.get("u_spectrum")
+        if spectrum is None:
+            spectrum = self._cache["u_spectrum"] = ops.forward_spectrum(self.u[None])
+        mult = ops.spectral_multiplier(self.operator, self._kappa(), betas)
+        return ops.inverse_spectrum(mult.reshape((betas.size, 1, -1)) * spectrum)
+
+    def temporal_projection(self) -> Array:
+        """``T u`` (``K_t x nx``), computed once per library."""
+        tu = self._cache.get("tu")
+        if tu is None:
+            tu = self._cache["tu"] = self.temporal_tests @ self.u
+        return tu
+
+    def spatial_projection(self) -> Array:
+        """``u S^T`` (``nt x K_x``), computed once per library."""
+        us = self._cache.get("us")
+        if us is None:
+            us = self._cache["us"] = self.u @ self.spatial_tests.T
+        return us
+
     def project(self, fields: Array) -> Array:
         """Weak rows of fields ``(..., nt, nx)`` → ``(..., K)``: ``dt dx T F S^T`` flattened."""
         rows = self.temporal_tests @ fields @ self.spatial_tests.T
@@ -196,10 +223,10 @@ class WeakLibrary:
         """Exact weak targets ``b(mode, alpha)`` for each alpha: ``(G, K)`` (paper Eq. 9)."""
         alphas = np.atleast_1d(np.asarray(alphas, dtype=float))
         t_op = self._temporal_weights(alphas, mode)  # (G, K_t, nt): transpose on the tests
-        field = self.u
         if self.temporal_scheme == "gl_caputo":
-            field = caputo_subtracted(self.u, self.dt, mode)
-        us = field @ self.spatial_tests.T  # (nt, K_x)
+            us = caputo_subtracted(self.u, self.dt, mode) @ self.spatial_tests.T
+        else:
+            us = self.spatial_projection()  # (nt, K_x)
         rows = t_op @ us
         return self.quadrature * rows.reshape(alphas.size, -1)
 
@@ -207,14 +234,14 @@ class WeakLibrary:
         """Exact weak columns for one power at each beta: ``(G, K)`` (paper Eqs. 10-11)."""
         betas = np.atleast_1d(np.asarray(betas, dtype=float))
         if power == 0:
-            tu = self.temporal_tests @ self.u  # (K_t, nx)
+            tu = self.temporal_projection()  # (K_t, nx)
             adj = self.spatial_adjoint_tests(betas)  # (G, K_x, nx)
             rows = np.einsum("an,gln->gal", tu, adj)
             return self.quadrature * rows.reshape(betas.size, -1)
         weight = power_field(self.u, power, self.power_mode)
         return np.concatenate(
             [
-                self.project(weight[None] * self.spatial_apply(self.u, betas[c]))
+                self.project(weight[None] * self.field_apply(betas[c]))
                 for c in order_chunks(betas.size, 3 * self.u.size)  # real + complex spectrum
             ],
             axis=0,

@@ -124,7 +124,7 @@ class ExactTimeWeakLibrary(WeakLibrary):
     def targets(self, alphas: Array, mode: Mode) -> Array:
         """Exact weak targets ``(G, K)`` (module docstring)."""
         weights = self.target_weights(alphas, mode)
-        rows = weights @ (self.u @ self.spatial_tests.T)  # (G, K_t, K_x)
+        rows = weights @ self.spatial_projection()  # (G, K_t, K_x)
         return self.quadrature * rows.reshape(weights.shape[0], -1)
 
 

@@ -75,6 +75,10 @@ def exact_system(
     return y, x
 
 
+#: Opposite-sign terms of one kind whose coefficients cancel to within this fraction of the
+#: larger are a near-cancelling pair (:meth:`Discovery.cancelling_pairs`).
+CANCELLING = 0.25
+
 #: Seed strides of the search: pattern ``j`` (1-based) of support size ``c`` in admitted branch
 #: ``i`` runs differential evolution with ``seed + 7919 c + 103 j + 1009 i``
 #: (docs/method/search.md#seeds).
@@ -375,6 +379,9 @@ class Discovery:
             return smaller, a, kept
 
         current, reduced = (cand, alpha, np.asarray(betas, dtype=float)), False
+        if self.cfg.refine.twins == "merge":
+            while (merged := self.merge_twin(*current)) is not None:
+                current, reduced = merged, True
         base = score(*current)
         while len(current[0].powers) > 1:
             c, a, b = current
@@ -389,6 +396,12 @@ class Discovery:
                 if twin:
                     a_p, b_p = self.polish(smaller[0])
                     options.append((score(smaller[0], a_p, b_p), (smaller[0], a_p, b_p)))
+            if self.cfg.refine.twins == "merge":
+                for pair in self.cancelling_pairs(c, a, b):
+                    fewer = self.without_terms(c, a, b, pair)
+                    if fewer is not None:
+                        a_p, b_p = self.polish(fewer[0])
+                        options.append((score(fewer[0], a_p, b_p), (fewer[0], a_p, b_p)))
             rise, best = min(options, key=lambda o: o[0])
             if rise - base > sel.margin:
                 break
@@ -398,6 +411,80 @@ class Discovery:
         c, _, _ = current
         a_p, b_p = self.polish(c)
         return c, a_p, b_p
+
+    def cancelling_pairs(
+        self, cand: Candidate, alpha: float, betas: Array
+    ) -> list[tuple[int, int]]:
+        """Pairs of terms of one kind with opposite signs that cancel to within
+        :data:`CANCELLING` of the larger coefficient (``refine.twins = "merge"``, ours).
+
+        ``c X^b1 - c' X^b2`` with ``c ~ c'`` is a difference of two powers (~ ``c (b1 - b2)
+        log|k| X^b``), not two operators of the model class; removing one term alone leaves the
+        other uncancelled, so backward elimination scores the pair's removal as one step."""
+        if len(cand.powers) < 3:
+            return []
+        b = np.asarray(betas, dtype=float)
+        coef = self.exact_fit(cand.mode, alpha, cand.powers, b, self.refit_ridge)[0]
+        return [
+            (j, k)
+            for j in range(len(coef))
+            for k in range(j + 1, len(coef))
+            if cand.powers[j] == cand.powers[k]
+            and coef[j] * coef[k] < 0
+            and abs(coef[j] + coef[k]) <= CANCELLING * max(abs(coef[j]), abs(coef[k]))
+        ]
+
+    def without_terms(
+        self, cand: Candidate, alpha: float, betas: Array, drop: tuple[int, ...]
+    ) -> tuple[Candidate, float, Array] | None:
+        """The model without the terms ``drop`` at the remaining orders (None: nothing left)."""
+        keep = [j for j in range(len(cand.powers)) if j not in drop]
+        if not keep:
+            return None
+        powers = tuple(cand.powers[j] for j in keep)
+        obj = self.objective(cand.mode, powers)
+        kept = np.asarray(betas, dtype=float)[keep]
+        return (
+            obj.candidate(np.array(([alpha] if obj.fractional else []) + list(kept))),
+            alpha,
+            kept,
+        )
+
+    def merge_twin(
+        self, cand: Candidate, alpha: float, betas: Array
+    ) -> tuple[Candidate, float, Array] | None:
+        """One same-sign twin merged (``refine.twins = "merge"``, ours): of the closest pair of
+        terms of one kind whose orders lie within the trust region and whose coefficients share
+        a sign, the smaller term is dropped and the rest re-polished; None without such a pair.
+
+        Two such terms are one operator split in two: ``c1 X^b1 + c2 X^b2`` with
+        ``|b1 - b2| <= delta`` is ``(c1 + c2) X^b`` plus a correction of order ``(b1 - b2)^2``
+        in ``log|k|`` that no equation of the model class means, yet it lowers E_fit on clean
+        data by fitting the data's discretisation (docs/method/extensions.md#same-sign-twins).
+        """
+        if len(cand.powers) < 2:
+            return None
+        b = np.asarray(betas, dtype=float)
+        coef = self.exact_fit(cand.mode, alpha, cand.powers, b, self.refit_ridge)[0]
+        delta = self.trust_radius()
+        pairs = [
+            (abs(b[j] - b[k]), j, k)
+            for j in range(len(b))
+            for k in range(j + 1, len(b))
+            if cand.powers[j] == cand.powers[k]
+            and abs(b[j] - b[k]) <= delta
+            and coef[j] * coef[k] > 0
+        ]
+        if not pairs:
+            return None
+        _, j, k = min(pairs)
+        drop = j if abs(coef[j]) < abs(coef[k]) else k
+        powers = cand.powers[:drop] + cand.powers[drop + 1 :]
+        obj = self.objective(cand.mode, powers)
+        kept = np.delete(b, drop)
+        smaller = obj.candidate(np.array(([alpha] if obj.fractional else []) + list(kept)))
+        a_p, b_p = self.polish(smaller)
+        return smaller, a_p, b_p
 
     def refine(self, cand: Candidate) -> tuple[Candidate, Equation, float]:
         """Prune, polish, eliminate and refit one model at its exact orders (paper Secs.

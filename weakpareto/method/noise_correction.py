@@ -75,7 +75,10 @@ class NoiseCorrection:
         tables: GramTables,
     ) -> tuple[NoiseCorrection, GramTables]:
         """The correction and the corrected tables of a source's banks (``model != "none"``)."""
-        estimate = estimate_noise(source.u, model)  # type: ignore[attr-defined]
+        # a source of irregular or incomplete samples estimates its own (complete stencils)
+        own = getattr(source, "noise_estimate", None)
+        u = source.u  # type: ignore[attr-defined]
+        estimate = own(model) if own is not None else estimate_noise(u, model)
         assert estimate is not None
         full = FeatureCovariance(source, estimate.variance)  # type: ignore[arg-type]
         first = banks.branches[0]  # its node next to alpha = 1: a typical, signal-rich target
@@ -84,6 +87,9 @@ class NoiseCorrection:
         cov = FeatureCovariance(source, share * estimate.variance)  # type: ignore[arg-type]
         shape = source.shape  # type: ignore[attr-defined]
         masks = (row_mask(rows[0], shape), row_mask(rows[1], shape))
+        keep = getattr(source, "row_keep", None)  # dropped weak equations carry no noise
+        if keep is not None:
+            masks = (masks[0] * keep.reshape(shape), masks[1] * keep.reshape(shape))
         branches = tuple((b.mode, b.nodes, banks.target_offset[b.mode]) for b in banks.branches)
         linear = banks.column_offset.get(0)
         n = banks.vectors.shape[0]

@@ -133,6 +133,7 @@ class SelectionSettings:
 
 
 IntegerTest = Literal["bound", "always"]
+TwinRule = Literal["keep", "merge"]
 TemporalTarget = Literal["l1", "exact"]
 
 
@@ -152,6 +153,11 @@ class RefineSettings:
     #: "bound" only when the polished fractional order ends on the bound next to 1 (robust
     #: method); "always" for every fractional model, so an order near 1 must earn its parameter.
     integer_test: IntegerTest = "bound"
+    #: Two terms of one kind (power, family) whose orders lie within the polishing trust region
+    #: and whose coefficients share a sign (ours): "keep" lets the selection margin decide (the
+    #: paper); "merge" always replaces them by one re-polished term — within that distance
+    #: they are one operator split in two (docs/method/extensions.md#same-sign-twins).
+    twins: TwinRule = "keep"
 
 
 @dataclass(frozen=True)

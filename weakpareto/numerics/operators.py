@@ -245,6 +245,18 @@ def _multiplier_action(f: ArrayLike, mult: ArrayLike, axis: int, conjugate: bool
     return np.moveaxis(out, -1, ax)
 
 
+def forward_spectrum(f: ArrayLike) -> ComplexArray:
+    """``FFT f`` along the last axis: the first half of :func:`apply_multiplier`, to reuse."""
+    return np.asarray(sp_fft.fft(np.asarray(f, dtype=float), axis=-1))
+
+
+def inverse_spectrum(spectrum: ArrayLike) -> FloatArray:
+    """``Re IFFT`` along the last axis: the second half of :func:`apply_multiplier`;
+    ``inverse_spectrum(mult * forward_spectrum(f))`` equals ``apply_multiplier(f, mult)`` bit for
+    bit (the same transforms of the same arrays)."""
+    return np.asarray(sp_fft.ifft(spectrum, axis=-1).real)
+
+
 def apply_multiplier(f: ArrayLike, mult: ArrayLike, axis: int = -1) -> FloatArray:
     """``Re IFFT(mult * FFT f)`` along ``axis`` (periodic operator of paper Eq. 2).
 

@@ -23,6 +23,9 @@ from weakpareto.records import Mode
 
 MODES: tuple[Mode, ...] = ("sub", "int", "sup")
 INTEGER_TOL = 1e-11
+#: Largest spatial order searched: |kappa|^beta of a fine grid overflows float64 for beta in the
+#: hundreds and loses every digit of the weak library far earlier; the benchmarks need <= 4.5.
+MAX_SPATIAL_ORDER = 8.0
 
 
 @dataclass(frozen=True)

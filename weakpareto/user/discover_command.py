@@ -3,9 +3,10 @@
 ``wp discover data=<file> [operator=directional|riesz|auto] [alpha_range=[lo,hi]]
 [beta_range=[lo,hi]] [powers=[0,1,2]] [period=<L>] [period_y=<L>] [power_mode=auto|raw|positive]
 [seed=<int>] [max_terms=<int>] [u_key=<name>] [t_key=<name>] [x_key=<name>] [y_key=<name>]
-[uncertainty=bootstrap] [n_boot=200] [level=0.9] [domain=auto|periodic|bounded] ...
-out=<result.json>`` (``domain``: :mod:`weakpareto.fit.domain`; the choice and its reason are
-printed as ``info: [domain] ...``).
+[uncertainty=bootstrap] [n_boot=200] [level=0.9] [domain=auto|periodic|bounded]
+[forcing=<file or key>] [forcing_coef=<c>] ... out=<result.json>`` (``domain``:
+:mod:`weakpareto.fit.domain`; the choice and its reason are printed as ``info: [domain] ...``;
+known forcing: :mod:`weakpareto.user.forcing_arguments`).
 
 Inputs (:mod:`weakpareto.user.loading`): ``.npz`` or MATLAB ``.mat`` with arrays ``u``
 (nt x nx), ``t`` (nt), ``x`` (nx) — other variable names via ``u_key=``, ``t_key=``,
@@ -59,6 +60,7 @@ from weakpareto.user.file_arguments import (
     check_report_path,
     data_paths,
 )
+from weakpareto.user.forcing_arguments import read_forcing
 from weakpareto.user.loading import KEY_OPTIONS, LoadedData, load_experiments, load_field
 from weakpareto.user.validation import CheckedField, CheckedField2D
 
@@ -76,10 +78,12 @@ STRING_KEYS = (
     "plot",
     "report",
     "domain",
+    "forcing",
+    "history",
     *KEY_OPTIONS,
 )
 #: Keys that describe the data, not the estimator (``*_key=`` name variables of array files).
-DATA_KEYS = ("data", "out", "period", "period_y", "plot", "report")
+DATA_KEYS = ("data", "out", "period", "period_y", "plot", "report", "forcing", "forcing_coef")
 
 
 def valid_keys() -> list[str]:
@@ -97,12 +101,15 @@ def usage() -> str:
     opts = " ".join(f"[{k}={_show(v)}]" for k, v in defaults.items())
     return (
         "wp discover data=<file.npz|.mat|.csv|.parquet> out=<result.json> [period=<L>] "
-        "[period_y=<L>] [plot=<front.png>] [report=<fit.html>] [u_key=<name>] [t_key=<name>] "
+        "[period_y=<L>] [plot=<front.png>] [report=<fit.html>] [forcing=<file|key>] "
+        "[forcing_coef=<c>] [u_key=<name>] [t_key=<name>] "
         "[x_key=<name>] [y_key=<name>] " + opts + "\n"
         "  .npz/.mat: arrays u (nt x nx; nx x nt is transposed), t (nt), x (nx), named by\n"
         "  u_key/t_key/x_key (default u|usol|U|uu, t|tt, x|xx); .csv/.parquet: long form, "
         "columns t, x, u\n"
         "  2-D: also y (ny) with u (nt x nx x ny), or a column y; linear terms only, powers=[0]\n"
+        "  known forcing (1-D): forcing=<f.npz|.npy|.mat or an array of the data file>, a list "
+        "[a.npz,b] for several; forcing_coef=<c> or [name:c] fixes coefficients\n"
         "  example: wp discover data=f.npz operator=directional alpha_range=[0.6,1.05] "
         "beta_range=[0.5,2.0] out=r.json"
     )
@@ -119,10 +126,14 @@ def _show(v: Any) -> str:
 
 
 # -- argument parsing -------------------------------------------------------------------------
+#: Spellings of "no value" (``null``, as in Hydra and YAML).
+NULLS = ("null", "none", "~")
+
+
 def _scalar(text: str) -> Any:
     s = text.strip()
     low = s.lower()
-    if low in ("null", "none", "~"):
+    if low in NULLS:
         return None
     if low == "true":
         return True
@@ -178,7 +189,10 @@ def parse_key_values(
 
 def parse_args(args: list[str]) -> dict[str, Any]:
     """``wp discover``'s ``key=value`` tokens -> dict (:func:`parse_key_values`)."""
-    return parse_key_values(args, valid_keys(), STRING_KEYS, "discover", "data=f.npz out=r.json")
+    opts = parse_key_values(args, valid_keys(), STRING_KEYS, "discover", "data=f.npz out=r.json")
+    if "selection" in opts and str(opts["selection"]).lower() in NULLS:  # the method's own
+        opts["selection"] = None
+    return opts
 
 
 # -- data loading -----------------------------------------------------------------------------
@@ -210,7 +224,8 @@ def discover_command(args: list[str]) -> None:
     report = check_report_path(opts.get("report"))
     data, fields = _read_data(model, opts)
     field = fields[0]
-    model._fit_checked(fields if len(fields) > 1 else field, spec)
+    forcing = read_forcing(opts, data, fields)
+    model._fit_checked(fields if len(fields) > 1 else field, spec, forcing)
     g = model.grid_
     counts = _counts_text(g)
     if isinstance(field, CheckedField2D):

@@ -60,7 +60,7 @@ from weakpareto.method.settings import (
     method_settings,
 )
 from weakpareto.records import DiscoveryResult
-from weakpareto.user.checked_data import check_data
+from weakpareto.user.checked_data import check_data, with_mask
 from weakpareto.user.experiments import (
     ExperimentArgs,
     check_experiments,
@@ -69,12 +69,21 @@ from weakpareto.user.experiments import (
     period_given,
     split_experiments,
 )
+from weakpareto.user.forcing import CheckedForcing, check_forcing, given_coefficients, with_forcing
+from weakpareto.user.front_text import front_lines
 from weakpareto.user.grid_record import experiment_rows, experiments_grid, field_grid
+from weakpareto.user.history_option import with_history
+from weakpareto.user.saved_state import (
+    check_state_params,
+    fitted_state,
+    parse_state_json,
+    state_params,
+)
 from weakpareto.user.serialise import (
     as_float,
+    changed_params,
     finite_or_none,
     json_param,
-    result_from_dict,
     result_to_dict,
 )
 from weakpareto.user.uncertainty_report import (
@@ -179,6 +188,10 @@ class WeakPareto:
         ``bootstrap`` (ours): intervals at ``level`` from ``n_boot`` block resamples of the weak
         equations (alpha, orders and coefficients refit on the support), inclusion frequencies,
         S_beta and ``identifiability`` warnings (:mod:`weakpareto.user.uncertainty_report`).
+    history : {"none", "unknown"}, default "none"
+        ``unknown`` (ours; ``method="weak_pareto_exact"``): the record starts after the process's
+        onset; the memory of the unobserved past is modelled (:mod:`weakpareto.fit.history`)
+        and ``grid_["history"]`` records the model.
 
     Fitted attributes
     -----------------
@@ -187,6 +200,7 @@ class WeakPareto:
     coef_, orders_, powers_ : arrays of the right-hand-side terms (order 0.0 = identity ``u``)
     directions_ : array of str, the axis each term's operator acts along ("x" or "y" in 2-D;
         "x" for every term in 1-D, where ``equation_`` terms carry ``direction=None``)
+    forcing_ : array of str, the known field a term multiplies ("" for operator terms)
     pareto_front_ : list of dict, one per evaluated support size: size, train_error, val_error,
         on_front, equation (selection-stage text)
     selected_size_ : int, fit_error_ : float (relative all-row residual E_fit, paper Sec. 5.1)
@@ -231,6 +245,7 @@ class WeakPareto:
         uncertainty: str | None = None,
         n_boot: int = DEFAULT_N_BOOT,
         level: float = DEFAULT_LEVEL,
+        history: str = "none",
     ) -> None:
         self.operator = operator
         self.alpha_range = alpha_range
@@ -253,6 +268,7 @@ class WeakPareto:
         self.uncertainty = uncertainty
         self.n_boot = n_boot
         self.level = level
+        self.history = history
 
     # -- scikit-learn parameter protocol -----------------------------------------------------
     @classmethod
@@ -279,7 +295,7 @@ class WeakPareto:
             for k, p in inspect.signature(type(self).__init__).parameters.items()
             if k != "self"
         }
-        changed = [f"{k}={v!r}" for k, v in self.get_params().items() if not _same(v, defaults[k])]
+        changed = changed_params(self.get_params(), defaults)
         return f"{type(self).__name__}({', '.join(changed)})"
 
     # -- settings ---------------------------------------------------------------------------
@@ -294,7 +310,7 @@ class WeakPareto:
             groups_of_params(p), p["seed"], domain=p["domain"], uncertainty=boot
         )
         check_supported(spec, two_dims=False, domain="periodic", rescaled=True)  # before any data
-        return spec
+        return with_history(spec, self.history)
 
     def discovery_config(self) -> DiscoveryConfig:
         """The :class:`DiscoveryConfig` of the current (validated) parameters."""
@@ -339,8 +355,11 @@ class WeakPareto:
         y: Any = None,
         period: Any = None,
         period_y: Any = None,
+        forcing: Any = None,
+        forcing_coef: Any = None,
+        mask: Any = None,
     ) -> WeakPareto:
-        """Discover an equation for ``u`` on uniform grids; returns ``self``.
+        """Discover an equation for ``u``; returns ``self`` (``mask``: True = missing sample).
 
         1-D: ``u`` is ``(nt, nx)`` on ``t``, ``x``. 2-D (paper Sec. "Extension to two spatial
         dimensions"): give ``y`` and ``u`` of shape ``(nt, nx, ny)``; the model is
@@ -353,20 +372,26 @@ class WeakPareto:
         ``t``, ``x`` (``y``, ``period``, ``period_y``) lists with one entry per experiment or
         a single value shared by all; one equation is fitted to their pooled weak rows
         (:mod:`weakpareto.user.experiments`).
+
+        Known forcing (1-D, one experiment): ``forcing=f`` (u's shape) or ``{"name": f, ...}``
+        adds candidate terms ``c_f f`` with estimated coefficients; ``forcing_coef=`` (a number,
+        or ``{"name": c}``) gives known ones (:mod:`weakpareto.user.forcing`).
         """
         spec = self.fit_spec()  # validates the parameters
         params = check_params(self.get_params())
         self._period_given = period_given(period) or period_given(period_y)
-        experiments = split_experiments(u, t, x, y, period, period_y)
+        experiments = split_experiments(with_mask(u, mask), t, x, y, period, period_y)
         if experiments is not None:
-            return self._fit_checked(check_experiments(params, experiments), spec)
-        field = check_data(params, u, t, x, y, period, period_y)
-        return self._fit_checked(field, spec)
+            fields = check_experiments(params, experiments)
+            return self._fit_checked(fields, spec, check_forcing(fields, forcing, forcing_coef))
+        field = check_data(params, with_mask(u, mask), t, x, y, period, period_y)
+        return self._fit_checked(field, spec, check_forcing(field, forcing, forcing_coef))
 
     def _fit_checked(
         self,
         field: CheckedField | CheckedField2D | tuple[CheckedField | CheckedField2D, ...],
         spec: FitSpec,
+        forcing: tuple[CheckedForcing, ...] = (),
     ) -> WeakPareto:
         """Fit the non-dimensionalised field (or experiments), report in the data's units.
 
@@ -380,7 +405,7 @@ class WeakPareto:
         )
         scales, unitless_fields = dimensionless_fields(fields)
         given = getattr(self, "_period_given", False)
-        data = fit_data(unitless_fields, given)
+        data = with_forcing(fit_data(unitless_fields, given), forcing, scales)
         unitless = unitless_fields[0]
         two_d = isinstance(unitless, CheckedField2D)
         outcome = fit(data, spec, rescaled=True)
@@ -430,7 +455,7 @@ class WeakPareto:
         found += [] if unc is None else unc.warnings()
         grid["noise_level"] = level
         grid["noise_floor"] = floor
-        self._set_fitted(res, grid, found, unc)
+        self._set_fitted(given_coefficients(res, forcing), grid, found, unc)
         return self
 
     def _set_fitted(
@@ -457,6 +482,7 @@ class WeakPareto:
         self.orders_ = np.array([t.order for t in eq.terms], dtype=float)
         self.powers_ = np.array([t.power for t in eq.terms], dtype=int)
         self.directions_ = np.array([t.direction or "x" for t in eq.terms], dtype=str)
+        self.forcing_ = np.array([t.forcing or "" for t in eq.terms], dtype=str)
         self.fit_error_ = float(res.fit_error)
         self.selected_size_ = int(res.selected_size)
         self.pareto_front_: list[dict[str, Any]] = [
@@ -480,22 +506,8 @@ class WeakPareto:
     def front_lines(self) -> list[str]:
         """The Pareto front as text lines (``*`` marks the selected size)."""
         self._check_fitted()
-        stage = (
-            "pruned, polished and refitted at exact orders"
-            if self.discovery_config().selection.refine_front
-            else "selection stage"
-        )
-        lines = [
-            f"Pareto front (best model per support size, {stage}; * = selected):",
-            f"  {'size':>6}  {'train_error':>11}  {'val_error':>11}  {'front':>5}  equation",
-        ]
-        for row in self.pareto_front_:
-            mark = "*" if row["size"] == self.selected_size_ else " "
-            lines.append(
-                f"  {mark}{row['size']:>5}  {row['train_error']:>11.4e}  {row['val_error']:>11.4e}"
-                f"  {'yes' if row['on_front'] else 'no':>5}  {row['equation']}"
-            )
-        return lines
+        refined = self.discovery_config().selection.refine_front
+        return front_lines(self.pareto_front_, self.selected_size_, refined)
 
     def warning_lines(self) -> list[str]:
         """The diagnostics, one line each, starting with ``warning:`` or ``info:``."""
@@ -553,7 +565,7 @@ class WeakPareto:
             if self.uncertainty_ is not None:
                 out["uncertainty"] = self.uncertainty_.to_dict()
         out["params"] = {k: json_param(v) for k, v in self.get_params().items()}
-        out["weakpareto_version"] = _version()
+        out["weakpareto_version"] = __version__
         return out
 
     def to_json(self, indent: int | None = 2) -> str:
@@ -563,34 +575,13 @@ class WeakPareto:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> WeakPareto:
         """Rebuild an estimator (fitted if ``d`` holds a result) from :meth:`to_dict` output."""
-        if not isinstance(d, dict) or not ({"params", "result"} & set(d)):
-            keys = ", ".join(map(str, d)) if isinstance(d, dict) else type(d).__name__
-            raise UserInputError(
-                f"not a WeakPareto state: it has no 'params' or 'result' (got {keys or 'nothing'});"
-                " pass the output of to_dict()/to_json() or the JSON that wp discover writes"
-            )
-        params = dict(d.get("params", {}))
-        for k in ("alpha_range", "beta_range", "powers", "test_counts"):
-            if isinstance(params.get(k), list):
-                params[k] = tuple(params[k])
-        model = cls().set_params(**params)
+        model = cls().set_params(**state_params(d))
+        check_state_params(model.get_params())
         if "result" in d:
-            found = [FitWarning.from_dict(w) for w in d.get("warnings", [])]
-            unc = None if d.get("uncertainty") is None else Uncertainty.from_dict(d["uncertainty"])
-            model._set_fitted(result_from_dict(d["result"]), d.get("grid", {}), found, unc)
+            model._set_fitted(*fitted_state(d))
         return model
 
     @classmethod
     def from_json(cls, text: str) -> WeakPareto:
         """Inverse of :meth:`to_json`."""
-        return cls.from_dict(json.loads(text))
-
-
-def _version() -> str:
-    return __version__
-
-
-def _same(a: Any, b: Any) -> bool:
-    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
-        return list(a) == list(b)
-    return bool(a == b)
+        return cls.from_dict(parse_state_json(text))

@@ -168,6 +168,8 @@ def fit_field(field: CheckedField | CheckedField2D, period_given: bool) -> FitFi
         field.period,
         field.period_y if isinstance(field, CheckedField2D) else None,
         period_given=period_given,
+        missing=getattr(field, "missing", None),
+        irregular_t=bool(getattr(field, "irregular", False)),
     )
 
 

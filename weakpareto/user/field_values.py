@@ -93,8 +93,11 @@ def check_repeated_endpoint(u: Array, axis: int, name: str, key: str, excluded: 
         )
 
 
-def check_values(u_arr: Array, names: Sequence[str], grids: Sequence[Array]) -> None:
-    """NaN/inf (with location), all-zero, constant, static and spatially uniform fields."""
+def check_values(
+    u_arr: Array, names: Sequence[str], grids: Sequence[Array], hint: str = ""
+) -> None:
+    """NaN/inf (with location), all-zero, constant, static and spatially uniform fields
+    (``hint`` ends the NaN message)."""
     bad = ~np.isfinite(u_arr)
     if bad.any():
         idx = tuple(int(k) for k in np.unravel_index(int(np.argmax(bad)), bad.shape))
@@ -103,7 +106,7 @@ def check_values(u_arr: Array, names: Sequence[str], grids: Sequence[Array]) -> 
         raise UserInputError(
             f"u has {int(bad.sum())} NaN/inf value(s), first at ({', '.join(letters)}) = "
             f"({', '.join(str(i) for i in idx)}), ({', '.join(names)}) = ({coords}); "
-            "fill or interpolate them before discovery"
+            f"fill or interpolate them before discovery{hint}"
         )
     scale = float(np.max(np.abs(u_arr)))
     if scale == 0.0:

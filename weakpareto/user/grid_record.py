@@ -14,8 +14,11 @@ from typing import Any
 import numpy as np
 
 from weakpareto.fit.run import FitOutcome
+from weakpareto.fit.sampling import sampled_record
 from weakpareto.library.gram import FeatureSource
+from weakpareto.library.history import HistorySource
 from weakpareto.library.pooled import parts_of
+from weakpareto.user.sampled_field import sampling_record
 from weakpareto.user.validation import CheckedField, CheckedField2D
 
 Checked = CheckedField | CheckedField2D
@@ -52,6 +55,10 @@ def field_grid(field: Checked, outcome: FitOutcome) -> dict[str, Any]:
             "dropped_endpoint": field.dropped_endpoint,
         }
     grid.update(outcome.domain.to_dict())
+    if isinstance(outcome.source, HistorySource):
+        grid["history"] = outcome.source.history_record()
+    if isinstance(field, CheckedField) and (field.irregular or field.missing is not None):
+        grid["sampling"] = sampling_record(field, sampled_record(outcome.source))
     return grid
 
 

@@ -43,6 +43,7 @@ from weakpareto.user.long_tables import (
     long_table_to_grid,
     long_table_to_grid_2d,
 )
+from weakpareto.user.sampled_field import with_mask
 from weakpareto.user.validation import one_line
 
 #: Names tried, in order, for each array when no ``*_key=`` is given.
@@ -52,6 +53,8 @@ DEFAULT_KEYS: dict[str, tuple[str, ...]] = {
     "x": ("x", "xx"),
     "y": ("y", "yy"),
 }
+#: Array of an ``.npz`` / ``.mat`` file flagging missing samples of ``u`` (True = missing).
+MASK_KEY = "mask"
 #: The ``wp discover`` options that name variables.
 KEY_OPTIONS = ("u_key", "t_key", "x_key", "y_key")
 ARRAY_SUFFIXES = (".npz", ".mat")
@@ -221,6 +224,9 @@ def load_field(path: str | Path, keys: Mapping[str, str | None] | None = None) -
     u, note = orient(picked["u"], grids)
     if note:
         notes.append(note)
+    if MASK_KEY in found:  # True = missing sample, stored like u (so oriented like it)
+        u = with_mask(u, orient(found[MASK_KEY], grids)[0])
+        notes.append(f"mask: {int(np.count_nonzero(np.ma.getmaskarray(u)))} missing sample(s)")
     return LoadedData(u, picked["t"], picked["x"], picked.get("y"), notes)
 
 

@@ -130,6 +130,9 @@ class Scales:
                 u, t, x, y, 1.0, 1.0, 1.0, float(x.size), float(y.size),
                 field.dropped_endpoint, field.dropped_endpoint_y,
             )  # fmt: skip
+        if field.irregular or field.missing is not None:  # the actual times, in mean steps
+            t = (field.t - field.t[0]) / self.t
+            return dataclasses.replace(field, u=u, t=t, x=x, dt=1.0, dx=1.0, period=float(x.size))
         return CheckedField(u, t, x, 1.0, 1.0, float(x.size), field.dropped_endpoint)
 
     def dimensionless_experiment(
@@ -151,6 +154,9 @@ class Scales:
                 u, t, x, y, dt, dx, dy, period, u.shape[2] * dy,
                 field.dropped_endpoint, field.dropped_endpoint_y,
             )  # fmt: skip
+        if field.irregular or field.missing is not None:
+            t = (field.t - field.t[0]) / self.t
+            return dataclasses.replace(field, u=u, t=t, x=x, dt=dt, dx=dx, period=period)
         return CheckedField(u, t, x, dt, dx, period, field.dropped_endpoint)
 
     # -- results -----------------------------------------------------------------------------

@@ -77,3 +77,15 @@ def json_param(v: Any) -> Any:
     if isinstance(v, np.generic):
         return v.item()
     return v
+
+
+def changed_params(params: dict[str, Any], defaults: dict[str, Any]) -> list[str]:
+    """``name=value`` of every parameter that differs from its default (a list equals the tuple
+    of its items)."""
+
+    def same(a: Any, b: Any) -> bool:
+        if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+            return list(a) == list(b)
+        return bool(a == b)
+
+    return [f"{k}={v!r}" for k, v in params.items() if not same(v, defaults[k])]

@@ -46,7 +46,7 @@ from weakpareto.method.settings import (
     DEFAULT_N_ALPHA_NODES,
     method_names,
 )
-from weakpareto.numerics.orders import temporal_branches
+from weakpareto.numerics.orders import MAX_SPATIAL_ORDER, temporal_branches
 from weakpareto.user.field_values import (
     check_period,
     check_repeated_endpoint,
@@ -67,6 +67,12 @@ TEST_FUNCTIONS = ("gaussian", "fourier")
 SELECTION_RULES = ("elbow", "aic", "bic", "gain")
 UPDATING = ("deferred", "immediate")
 DOMAINS = ("auto", "periodic", "bounded")
+#: How 1-D data that are irregular in time or incomplete can be fitted.
+SAMPLED_HINT = " ({} need method=weak_pareto_exact)"
+
+
+class NonUniformGrid(UserInputError):
+    """A grid whose steps differ (:func:`_check_grid`); irregular ``t`` has a sampled path."""
 
 
 def one_line(message: object) -> str:
@@ -160,6 +166,11 @@ def check_beta_range(value: Any) -> tuple[float, float]:
         raise UserInputError(
             f"beta_range=[{lo:g},{hi:g}] has a negative order; spatial orders are >= 0 "
             "(0 is the identity term u), e.g. beta_range=[0,2.0]"
+        )
+    if hi > MAX_SPATIAL_ORDER:
+        raise UserInputError(
+            f"beta_range=[{lo:g},{hi:g}] goes above {MAX_SPATIAL_ORDER:g}, the largest spatial "
+            "order searched (|k|^beta loses all precision); e.g. beta_range=[0.5,4.5]"
         )
     return lo, hi
 
@@ -280,8 +291,11 @@ def _as_grid(name: str, value: Any) -> tuple[Array, float]:
     return arr.astype(float), _resolution(arr)
 
 
-def _check_grid(name: str, g: Array, resolution: float = float(np.finfo(float).eps)) -> float:
-    """Finite, strictly increasing, uniform 1-D grid; returns the (mean) step.
+def _check_grid(
+    name: str, g: Array, resolution: float = float(np.finfo(float).eps), hint: str = ""
+) -> float:
+    """Finite, strictly increasing, uniform 1-D grid; returns the (mean) step (``hint`` ends
+    the non-uniform message).
 
     Every step must equal the mean step within ``REL_STEP_TOL`` of the step plus the rounding
     of the stored values: 16 float64 units of ``max |g|``, and for lower-precision input two
@@ -315,10 +329,10 @@ def _check_grid(name: str, g: Array, resolution: float = float(np.finfo(float).e
     dev = np.abs(d - h)
     if np.any(dev > tol):
         i = int(np.argmax(dev))
-        raise UserInputError(
+        raise NonUniformGrid(
             f"{name} is not uniform: step {name}[{i + 1}]-{name}[{i}]={d[i]:.10g} differs from "
             f"the mean step {h:.10g} by {dev[i]:.3g} (tolerance {tol:.3g}: {REL_STEP_TOL:g} of "
-            f"the step plus the grid's rounding); resample u onto a uniform {name} grid"
+            f"the step plus the grid's rounding); resample u onto a uniform {name} grid{hint}"
         )
     if resolution > 1e3 * np.finfo(float).eps:
         return float(h)  # low-precision input: the mean step is far more accurate than g[1]-g[0]
@@ -336,6 +350,11 @@ class CheckedField:
     dx: float
     period: float
     dropped_endpoint: bool = False
+    #: Samples not taken (bool, values in ``u`` a fill), frames dropped, irregular ``t``
+    #: (:mod:`weakpareto.user.sampled_field`); ``dt`` is then the mean step.
+    missing: Array | None = None
+    frames_dropped: int = 0
+    irregular: bool = False
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -427,14 +446,14 @@ def check_field(u: Any, t: Any, x: Any, period: Any = None) -> CheckedField:
             f"u is {nt} x {nx}; need at least nt >= {MIN_NT} times and nx >= {MIN_NX} "
             "spatial points"
         )
-    dt = _check_grid("t", t_arr, t_res)
+    dt = _check_grid("t", t_arr, t_res, SAMPLED_HINT.format("irregular t"))
     dx = _check_grid("x", x_arr, x_res)
     p, drop = check_period(period, nx, dx)
     if drop:
         check_repeated_endpoint(u_arr, 1, "x", "period", nx * dx)
         u_arr, x_arr, nx = u_arr[:, :-1], x_arr[:-1], nx - 1
     _too_few((nt, nx))
-    check_values(u_arr, ("t", "x"), (t_arr, x_arr))
+    check_values(u_arr, ("t", "x"), (t_arr, x_arr), SAMPLED_HINT.format("gaps (NaN, masks)"))
     return CheckedField(u_arr, t_arr, x_arr, dt, dx, p, drop)
 
 

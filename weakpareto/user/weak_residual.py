@@ -62,6 +62,8 @@ def weak_residual_map(model: Any, field: CheckedField | CheckedField2D) -> Resid
     grid = model.grid_
     if int(grid.get("n_experiments", 1)) > 1:
         return "several experiments were fitted together; the map covers one field"
+    if any(t.forcing is not None for t in model.equation_.terms):
+        return "the equation has known forcing terms, whose fields the fitted model does not keep"
     spec = model.fit_spec()
     if spec.features != "weak" or any(w.code == "no_diagnostics" for w in model.warnings_):
         return f"method={model.method} builds its own features: it has no weak equations"

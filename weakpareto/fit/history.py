@@ -1,0 +1,113 @@
+"""Unobserved history in a fit: what supports it, and the refit of the result (ours).
+
+``history="unknown"``: the record starts after the process's onset, so the Caputo derivative
+from the onset is the one from the record's start plus a memory term ``H`` of the unobserved
+past (:mod:`weakpareto.library.history`). The search runs on the
+:class:`~weakpareto.library.history.HistorySource` (order-free history directions projected out
+of target and columns), so support sweep, selection, pruning, polish and refit choose the terms
+as without history; :func:`finish_history` then re-estimates the final model's order, spatial
+orders and coefficients with the kernels of its own order
+(:func:`weakpareto.library.history.history_refit`).
+
+Only the exact weak time target computes the Caputo derivative from the record's start with
+``u(t_0)`` taken from the data; refused with a one-line reason (:func:`check_history_supported`):
+other methods, 2-D data, several experiments, bounded windows, irregular or masked samples, known
+forcing, ``operator=auto`` and uncertainty.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from weakpareto.errors import UserInputError
+from weakpareto.fit.context import FitWarning
+from weakpareto.fit.sources import FitData, FitField
+from weakpareto.fit.spec import FitSpec
+from weakpareto.library.history import HistorySource, history_refit
+from weakpareto.records import DiscoveryResult, Equation
+
+WHAT = "history=unknown"
+
+
+def check_history_supported(spec: FitSpec, data: FitData, domain: str) -> None:
+    """A one-line ``UserInputError`` where the unknown-history model has no implementation."""
+    if spec.kind != "pareto" or spec.feature_settings.temporal_target != "exact":
+        raise UserInputError(
+            f"{WHAT} models the memory on the exact weak time target; method={spec.method} "
+            "does not have it: use method=weak_pareto_exact"
+        )
+    if data.two_d:
+        raise UserInputError(f"{WHAT} is 1-D only; fit 2-D data with history=none")
+    if len(data.fields) > 1:
+        raise UserInputError(f"{WHAT} needs one experiment; fit the experiments one at a time")
+    if domain != "periodic":
+        raise UserInputError(
+            f"{WHAT} is periodic only; pass domain=periodic if the data are periodic, or fit "
+            "with history=none"
+        )
+    field = data if isinstance(data, FitField) else data.fields[0]
+    if field.sampled:
+        raise UserInputError(
+            f"{WHAT} needs complete uniform samples; resample onto a uniform grid or fit with "
+            "history=none"
+        )
+    if field.forcing:
+        raise UserInputError(f"{WHAT} is not combined with known forcing; fit without forcing=")
+    if spec.families:
+        raise UserInputError(
+            f"{WHAT} needs one operator family; give operator=directional or riesz"
+        )
+    if spec.uncertainty is not None:
+        raise UserInputError(
+            "uncertainty=bootstrap does not resample the history model; fit without uncertainty="
+        )
+
+
+def history_applicable(spec: FitSpec) -> tuple[FitSpec, list[FitWarning]]:
+    """The spec without noise-aware scoring (its covariance describes the unprojected weak
+    rows) and the note that says so."""
+    if spec.discovery.noise_model == "none":
+        return spec, []
+    note = FitWarning(
+        "method_components",
+        f"the noise-aware scoring of method={spec.method} models the weak rows without the "
+        f"history directions: with {WHAT} the search scores without it (the exact time target "
+        "is kept)",
+        "info",
+    )
+    discovery = dataclasses.replace(spec.discovery, noise_model="none")
+    return dataclasses.replace(spec, discovery=discovery), [note]
+
+
+def branch_bounds(eq: Equation, alpha_range: tuple[float, float]) -> tuple[float, float]:
+    """The part of ``alpha_range`` on the equation's branch (sub: below 1, sup: above 1)."""
+    lo, hi = alpha_range
+    return (lo, min(hi, 1.0 - 1e-6)) if eq.mode == "sub" else (max(lo, 1.0 + 1e-6), hi)
+
+
+def finish_history(
+    result: DiscoveryResult, source: HistorySource, spec: FitSpec
+) -> DiscoveryResult:
+    """The result with its final equation refitted with the history kernels of its own order
+    (integer branch: no memory, kept as searched)."""
+    eq = result.final
+    if eq.mode == "int" or not eq.terms:
+        return result
+    cfg = spec.discovery
+    refit = history_refit(
+        source.base,
+        eq.mode,
+        float(eq.alpha),
+        [(t.power, float(t.order)) for t in eq.terms],
+        branch_bounds(eq, cfg.alpha_range),
+        cfg.beta_range,
+    )
+    terms = tuple(
+        dataclasses.replace(t, order=float(b), coef=float(c))
+        for t, b, c in zip(eq.terms, refit.orders, refit.coef, strict=True)
+    )
+    final = dataclasses.replace(eq, alpha=refit.alpha, terms=terms)
+    timings = dict(result.timings, history_refit_alpha_shift=float(np.abs(refit.alpha - eq.alpha)))
+    return dataclasses.replace(result, final=final, fit_error=refit.fit_error, timings=timings)

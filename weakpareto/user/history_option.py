@@ -1,0 +1,31 @@
+"""``history=`` of ``WeakPareto`` / ``wp discover``: where the record starts (ours).
+
+``none`` (default): the record's first sample is the process's onset. ``unknown``: the process
+started earlier and the memory of the unobserved past is modelled
+(:mod:`weakpareto.library.history`, :mod:`weakpareto.fit.history`; ``method=weak_pareto_exact``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, cast
+
+from weakpareto.errors import UserInputError
+from weakpareto.fit.spec import FitSpec
+from weakpareto.library.history import HISTORY_MODELS, HistoryModel
+
+
+def check_history(value: Any) -> HistoryModel:
+    """The validated ``history=`` value."""
+    if value not in HISTORY_MODELS:
+        raise UserInputError(
+            f"history={value!r} is not one of {', '.join(HISTORY_MODELS)} (unknown: the record "
+            "starts after the process's onset)"
+        )
+    return cast(HistoryModel, value)
+
+
+def with_history(spec: FitSpec, value: Any) -> FitSpec:
+    """The spec with its history model (unchanged for ``none``)."""
+    model = check_history(value)
+    return spec if model == "none" else dataclasses.replace(spec, history=model)
