@@ -31,6 +31,7 @@ import numpy as np
 from weakpareto._typing import Array
 from weakpareto.errors import UserInputError
 from weakpareto.fit.context import FitContext, FitWarning
+from weakpareto.fit.restrictions import require_one_periodic_1d_field, without_noise_scoring
 from weakpareto.fit.sources import FitData, FitField
 from weakpareto.fit.spec import FitSpec
 from weakpareto.library.forcing import ForcedSource, Forcing
@@ -48,15 +49,9 @@ def forcing_of(data: FitData) -> tuple[Forcing, ...]:
 def check_forcing_supported(spec: FitSpec, data: FitData, domain: str) -> None:
     """A one-line ``UserInputError`` where known forcing has no implementation."""
     what = "known forcing (forcing=)"
-    if data.two_d:
-        raise UserInputError(f"{what} is 1-D only; fit 2-D data without forcing")
-    if len(data.fields) > 1:
-        raise UserInputError(f"{what} needs one experiment; fit the experiments one at a time")
-    if domain != "periodic":
-        raise UserInputError(
-            f"{what} is periodic only (the window's tests are its own); pass domain=periodic "
-            "if the data are periodic, or fit without forcing"
-        )
+    require_one_periodic_1d_field(
+        what, data, domain, "fit without forcing", " (the window's tests are its own)"
+    )
     if spec.kind != "pareto" or spec.features != "weak":
         raise UserInputError(
             f"{what} enters the weak Pareto search; method={spec.method} has no forcing term: "
@@ -75,16 +70,7 @@ def check_forcing_supported(spec: FitSpec, data: FitData, domain: str) -> None:
 def forcing_applicable(spec: FitSpec) -> tuple[FitSpec, list[FitWarning]]:
     """The spec without noise-aware scoring (its covariance describes the unforced weak rows)
     and the note that says so."""
-    if spec.discovery.noise_model == "none":
-        return spec, []
-    note = FitWarning(
-        "method_components",
-        f"the noise-aware scoring of method={spec.method} models the unforced weak rows: with "
-        "known forcing the search scores without it (the exact time target is kept)",
-        "info",
-    )
-    discovery = dataclasses.replace(spec.discovery, noise_model="none")
-    return dataclasses.replace(spec, discovery=discovery), [note]
+    return without_noise_scoring(spec, "the unforced weak rows; with known forcing")
 
 
 # -- the forcing terms of a result -----------------------------------------------------------------

@@ -23,6 +23,7 @@ import numpy as np
 
 from weakpareto.errors import UserInputError
 from weakpareto.fit.context import FitWarning
+from weakpareto.fit.restrictions import require_one_periodic_1d_field, without_noise_scoring
 from weakpareto.fit.sources import FitData, FitField
 from weakpareto.fit.spec import FitSpec
 from weakpareto.library.history import HistorySource, history_refit
@@ -38,15 +39,7 @@ def check_history_supported(spec: FitSpec, data: FitData, domain: str) -> None:
             f"{WHAT} models the memory on the exact weak time target; method={spec.method} "
             "does not have it: use method=weak_pareto_exact"
         )
-    if data.two_d:
-        raise UserInputError(f"{WHAT} is 1-D only; fit 2-D data with history=none")
-    if len(data.fields) > 1:
-        raise UserInputError(f"{WHAT} needs one experiment; fit the experiments one at a time")
-    if domain != "periodic":
-        raise UserInputError(
-            f"{WHAT} is periodic only; pass domain=periodic if the data are periodic, or fit "
-            "with history=none"
-        )
+    require_one_periodic_1d_field(WHAT, data, domain, "fit with history=none")
     field = data if isinstance(data, FitField) else data.fields[0]
     if field.sampled:
         raise UserInputError(
@@ -68,17 +61,7 @@ def check_history_supported(spec: FitSpec, data: FitData, domain: str) -> None:
 def history_applicable(spec: FitSpec) -> tuple[FitSpec, list[FitWarning]]:
     """The spec without noise-aware scoring (its covariance describes the unprojected weak
     rows) and the note that says so."""
-    if spec.discovery.noise_model == "none":
-        return spec, []
-    note = FitWarning(
-        "method_components",
-        f"the noise-aware scoring of method={spec.method} models the weak rows without the "
-        f"history directions: with {WHAT} the search scores without it (the exact time target "
-        "is kept)",
-        "info",
-    )
-    discovery = dataclasses.replace(spec.discovery, noise_model="none")
-    return dataclasses.replace(spec, discovery=discovery), [note]
+    return without_noise_scoring(spec, f"the weak rows without the history directions; with {WHAT}")
 
 
 def branch_bounds(eq: Equation, alpha_range: tuple[float, float]) -> tuple[float, float]:

@@ -1,0 +1,48 @@
+"""What the fit extensions built on one periodic 1-D field share: their refusals and their
+noise-scoring note.
+
+Known forcing (:mod:`weakpareto.fit.forcing`) and the unknown-history model
+(:mod:`weakpareto.fit.history`) both change the weak rows of one periodic 1-D field, so both are
+refused on 2-D data, on several experiments and on bounded windows, and both switch the
+noise-aware scoring off (its covariance describes the unchanged rows).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from weakpareto.errors import UserInputError
+from weakpareto.fit.context import FitWarning
+from weakpareto.fit.sources import FitData
+from weakpareto.fit.spec import FitSpec
+
+
+def require_one_periodic_1d_field(
+    what: str, data: FitData, domain: str, fallback: str, bounded_reason: str = ""
+) -> None:
+    """A one-line ``UserInputError`` naming ``what`` unless the data are one periodic 1-D field;
+    ``fallback`` is the fix that always works (e.g. "fit without forcing")."""
+    if data.two_d:
+        raise UserInputError(f"{what} is 1-D only; {fallback} for 2-D data")
+    if len(data.fields) > 1:
+        raise UserInputError(f"{what} needs one experiment; fit the experiments one at a time")
+    if domain != "periodic":
+        raise UserInputError(
+            f"{what} is periodic only{bounded_reason}; pass domain=periodic if the data are "
+            f"periodic, or {fallback}"
+        )
+
+
+def without_noise_scoring(spec: FitSpec, rows: str) -> tuple[FitSpec, list[FitWarning]]:
+    """The spec without noise-aware scoring and the note that says so; ``rows`` says which weak
+    rows its covariance describes."""
+    if spec.discovery.noise_model == "none":
+        return spec, []
+    note = FitWarning(
+        "method_components",
+        f"the noise-aware scoring of method={spec.method} models {rows}: the search scores "
+        "without it (the exact time target is kept)",
+        "info",
+    )
+    discovery = dataclasses.replace(spec.discovery, noise_model="none")
+    return dataclasses.replace(spec, discovery=discovery), [note]
