@@ -4,6 +4,7 @@ headless browser that renders them."""
 from __future__ import annotations
 
 import shutil
+import signal
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -11,6 +12,12 @@ from importlib import resources
 
 import numpy as np
 import pytest
+
+# A shell starts background jobs with SIGINT ignored, and Python keeps an ignored SIGINT: the
+# Ctrl-C tests (their own process and the wp processes they start, which inherit it) would
+# then wait forever. Restore Python's handler so they run the same in the foreground and in CI.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")

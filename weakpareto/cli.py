@@ -172,6 +172,10 @@ def run_help() -> str:
             "selection.margin=0.1",
             "  benchmark.<key>=<v>    any benchmark constant, e.g. "
             "benchmark.library.alpha_range=[0.6,1.05]",
+            "  max_terms= margin= operator= alpha_range= beta_range= powers= ...  wp discover's "
+            "names of",
+            "                         these settings, e.g. max_terms=3 is search.c_max=3 (same "
+            "config)",
             "  -m +experiment=<table> a paper table's settings and sweep, e.g. wp run -m "
             "+experiment=main;",
             "                         the table's name is the experiment label of its rows "
@@ -395,16 +399,21 @@ def _override_key(override: str) -> str:
     return override.lstrip("+~").split("=", 1)[0].split("@", 1)[0]
 
 
-def reject_repeated_keys(sub: str, overrides: list[str]) -> None:
-    """A key given twice (the last would silently win): one line naming both."""
-    first: dict[str, str] = {}
-    for o in overrides:
+def reject_repeated_keys(sub: str, overrides: list[str], given: list[str] | None = None) -> None:
+    """A key given twice (the last would silently win): one line naming both. ``given``: the
+    overrides as typed when ``overrides`` are their translation (one name per setting)."""
+    first: dict[str, int] = {}
+    typed = overrides if given is None else given
+    for i, o in enumerate(overrides):
         key = _override_key(o)
         if key not in first:
-            first[key] = o
+            first[key] = i
             continue
-        text = f"{key}= is given twice ({first[key]}, {o}); keep one"
-        values = [x.split("=", 1)[1] for x in (first[key], o) if "=" in x]
+        j = first[key]
+        if typed[i] != o or typed[j] != overrides[j]:  # two spellings of one setting
+            raise UserInputError(f"{typed[j]} and {typed[i]} set the same setting {key}; keep one")
+        text = f"{key}= is given twice ({overrides[j]}, {o}); keep one"
+        values = [x.split("=", 1)[1] for x in (overrides[j], o) if "=" in x]
         if sub in ("run", "status") and len(values) == 2 and not o.startswith(("+", "~")):
             text += f" (a sweep over both: wp {sub} -m {key}={values[0]},{values[1]})"
         raise UserInputError(text)
@@ -464,6 +473,12 @@ def dispatch(sub: str, args: list[str]) -> None:
     flags, overrides = _split(args)
     if sub not in ("discover", "kelvin"):  # those two check their own keys
         reject_repeated_keys(sub, overrides)
+    if sub in ("run", "status"):  # wp discover's names of the search settings
+        from weakpareto.campaign.door_names import with_run_keys
+
+        given, overrides = overrides, with_run_keys(overrides)
+        if given != overrides:
+            reject_repeated_keys(sub, overrides, given)
     if sub in ("run", "status", "generate"):
         reject_other_subcommand_keys(sub, overrides)
     if sub == "generate":
