@@ -89,6 +89,8 @@ class Number:
 
 
 INT, FLOAT = True, False
+#: Largest noise level a run or a generated field accepts (a fraction: 10 is 1000 %).
+MAX_NOISE = 10.0
 POSITIVE_INT = Number(INT, 1)
 NON_NEGATIVE = Number(FLOAT, 0.0)
 POSITIVE = Number(FLOAT, 0.0, lo_open=True)
@@ -98,7 +100,9 @@ RANGES: dict[str, Number] = {
     "seed": Number(INT, 0),
     "seeds": POSITIVE_INT,
     "workers": Number(INT, 1, MAX_WORKERS),
-    "noise": Number(FLOAT, 0.0, hint=0.1),
+    # a fraction of the signal: above 10 (1000 %) the field is noise, and far above it the noisy
+    # field overflows to inf
+    "noise": Number(FLOAT, 0.0, MAX_NOISE, hint=0.1),
     "n_boot": Number(INT, 2, 100_000),
     "level": Number(FLOAT, 0.0, 1.0, lo_open=True, hi_open=True, hint=0.9),
     "search.n_alpha_nodes": Number(INT, 2),

@@ -342,10 +342,11 @@ class WeakPareto:
         """Check parameters and several experiments without computing (raises
         ``UserInputError`` naming the experiment; ``names`` label them, e.g. their files)."""
         params = check_params(self.get_params())
+        checked = check_experiments(params, experiments, names)
         self._period_given = any(
             period_given(e.period) or period_given(e.period_y) for e in experiments
         )
-        return check_experiments(params, experiments, names)
+        return checked
 
     def fit(
         self,

@@ -105,6 +105,21 @@ def check_experiments(
 ) -> tuple[Checked, ...]:
     """Validate every experiment (:func:`weakpareto.user.checked_data.check_data`, a failure
     prefixed with the experiment) and what they must share (module docstring)."""
+    if isinstance(experiments, str | bytes) or not isinstance(experiments, Sequence):
+        raise UserInputError(
+            f"experiments must be a list of ExperimentArgs(u, t, x, ...), got "
+            f"{type(experiments).__name__}; e.g. [ExperimentArgs(u1, t1, x1), "
+            "ExperimentArgs(u2, t2, x2)]"
+        )
+    if not experiments:
+        raise UserInputError("experiments is empty; give at least one ExperimentArgs(u, t, x)")
+    wrong = [k for k, e in enumerate(experiments) if not isinstance(e, ExperimentArgs)]
+    if wrong:
+        kind = type(experiments[wrong[0]]).__name__
+        raise UserInputError(
+            f"{experiment_label(wrong[0], names)} is of type {kind}, not an "
+            "ExperimentArgs(u, t, x, ...); wrap each experiment's arrays in one"
+        )
     checked: list[Checked] = []
     for k, e in enumerate(experiments):
         try:
