@@ -15,6 +15,7 @@ from weakpareto.benchmarks.generators import generate
 from weakpareto.benchmarks.noise import add_noise
 from weakpareto.cli import main
 from weakpareto.errors import UserInputError
+from weakpareto.fit.context import FitWarning
 from weakpareto.user.estimator import WeakPareto
 from weakpareto.user.uncertainty_report import (
     S_MIN,
@@ -23,6 +24,7 @@ from weakpareto.user.uncertainty_report import (
     Uncertainty,
     alpha_edge_warning,
     identifiability_warnings,
+    model_error_warnings,
 )
 
 RANGES = {"alpha_range": (0.6, 1.05), "beta_range": (0.5, 2.0)}
@@ -118,6 +120,29 @@ def test_identifiability_warnings_name_the_cause_and_the_fix():
     found = identifiability_warnings(_report((1.30, 1.36), 0.5))
     assert [w for w in found if "R^1.33" in w.message] == []
     assert any("alpha=0.8000 is weakly identifiable" in w.message for w in found)
+
+
+def test_a_misfit_says_the_intervals_hold_no_model_error():
+    report = _report((1.30, 1.36), 0.5)
+    assert model_error_warnings([FitWarning("noise_level", "x", "info")], report) == []
+    (w,) = model_error_warnings([FitWarning("misfit", "E_fit 0.1 ...")], report)
+    assert w.code == "model_error" and "lower bounds" in w.message
+    assert f"{100 * report.level:g} % intervals" in w.message
+
+
+def test_a_model_outside_the_class_carries_the_model_error_warning():
+    """Advection plus Riesz dispersion fitted with the Riesz family alone (the class cannot
+    hold it: misfit), with the bootstrap on."""
+    x = 2 * np.pi * np.arange(64) / 64
+    t = np.linspace(0.0, 2.0, 81)
+    k = np.fft.fftfreq(64, 1.0 / 64)
+    lam = -0.5 * 1j * k - 0.3 * np.abs(k) ** 1.5
+    u0 = np.fft.fft(np.sin(x) + 0.5 * np.cos(2 * x + 0.3) + 0.25 * np.sin(3 * x + 1.0))
+    u = np.real(np.fft.ifft(np.exp(np.multiply.outer(t, lam)) * u0, axis=-1))
+    model = WeakPareto(operator="riesz", alpha_range=(0.6, 1.2), beta_range=(0.5, 2.5))
+    model.set_params(uncertainty="bootstrap", n_boot=20, max_terms=2, maxiter=10)
+    codes = [w.code for w in model.fit(u, t, x).warnings_]
+    assert ("misfit" in codes or "poor_fit" in codes) and "model_error" in codes
 
 
 def test_wp_discover_writes_the_uncertainty(fade5, tmp_path, capsys):

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -441,6 +441,26 @@ def alpha_edge_warning(alpha: float, interval: tuple[float, float], share: float
         f"alpha reaches the edge of its admissible interval in {pct} of the resamples, so its "
         "interval is truncated there; widen alpha_range if the bound is not physical",
     )
+
+
+#: Diagnostics that say the selected model does not explain the data.
+MODEL_ERROR_CODES = ("misfit", "poor_fit")
+
+
+def model_error_warnings(found: Sequence[FitWarning], unc: Uncertainty) -> list[FitWarning]:
+    """``model_error``: the fit leaves a misfit the noise does not explain, so the intervals
+    (spread of refits of the same model over resampled weak equations) hold no share of it."""
+    if not any(w.code in MODEL_ERROR_CODES for w in found):
+        return []
+    return [
+        FitWarning(
+            "model_error",
+            f"the {100 * unc.level:g} % intervals resample the weak equations of the selected "
+            "model, whose misfit is above what the noise explains: they do not contain that "
+            "model error, so read them as lower bounds (a missing term, another operator "
+            "family or a wrong range can move the estimates by more)",
+        )
+    ]
 
 
 def identifiability_warnings(unc: Uncertainty) -> list[FitWarning]:
