@@ -237,3 +237,18 @@ def test_2d_long_csv_gives_the_same_equation(twod_files, twod_result, capsys):
     assert r["equation"] == twod_result["equation"]
     assert r["terms"] == twod_result["terms"]
     assert "u 90 x 80 x 80 (t x x x y)" in printed and "30 x 40 x 40 test functions" in printed
+
+
+def test_a_bad_forcing_prints_nothing_but_its_one_line_error(tmp_path, capsys):
+    """The data summary waits until every input (the forcing too) is valid."""
+    t = np.linspace(0.0, 1.0, 40)
+    x = np.linspace(0.0, 2 * np.pi, 32, endpoint=False)
+    np.savez(tmp_path / "u.npz", u=np.exp(-t)[:, None] * np.sin(x)[None, :], t=t, x=x)
+    np.savez(tmp_path / "f.npz", f=np.ones((3, 3)))
+    with pytest.raises(SystemExit) as exc:
+        main(["discover", f"data={tmp_path / 'u.npz'}", f"forcing={tmp_path / 'f.npz'}",
+              f"out={tmp_path / 'r.json'}"])  # fmt: skip
+    out, err = capsys.readouterr()
+    assert exc.value.code == 2 and out == ""
+    assert err.startswith("wp: error: forcing 'f' has shape 3 x 3") and err.count("\n") == 1
+    assert not (tmp_path / "r.json").exists()

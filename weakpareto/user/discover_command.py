@@ -43,7 +43,9 @@ An identity term has ``"order": 0.0``. The file is also a complete
 
 from __future__ import annotations
 
+import contextlib
 import inspect
+import io
 from pathlib import Path
 from typing import Any
 
@@ -222,9 +224,14 @@ def discover_command(args: list[str]) -> None:
     out = check_out_path(opts.get("out"), ".json")
     plot = check_plot_path(opts.get("plot"))
     report = check_report_path(opts.get("report"))
-    data, fields = _read_data(model, opts)
+    # the summary of the data is printed once all of it (forcing included) is valid: a bad
+    # input is then one line on stderr and nothing on stdout
+    with io.StringIO() as summary, contextlib.redirect_stdout(summary):
+        data, fields = _read_data(model, opts)
+        forcing = read_forcing(opts, data, fields)
+        text = summary.getvalue()
+    print(text, end="")
     field = fields[0]
-    forcing = read_forcing(opts, data, fields)
     model._fit_checked(fields if len(fields) > 1 else field, spec, forcing)
     g = model.grid_
     counts = _counts_text(g)
