@@ -200,6 +200,7 @@ class LocalBank:
         alternatives: Sequence[Model],
         labels: NDArray[np.intp],
         settings: BootstrapSettings,
+        edge_twin: bool = False,
     ) -> None:
         vectors: list[Array] = []
         pos = 0
@@ -229,6 +230,13 @@ class LocalBank:
             self.columns.append(dataclasses.replace(ax, offset=pos))
             pos += ax.n
         self.order_free = np.array(free, dtype=bool)
+        # the integer twin's target (order 1), for resamples whose alpha ends on the branch
+        # edge next to 1 (:func:`bootstrap`, ``edge_twin``)
+        self.twin_slot: int | None = None
+        if edge_twin and self.alpha_free:
+            vectors.append(np.asarray(source.targets(np.array([1.0]), "int")))
+            self.twin_slot = pos
+            pos += 1
         # alternatives: fixed target and columns at their own orders
         self.alt_slots: list[list[int]] = []
         for m in alternatives:
@@ -268,10 +276,17 @@ class LocalBank:
                 hi.append(ax.hi)
         return np.array(lo), np.array(hi)
 
-    def system_gram(self, g: Array, alpha: float, orders: Array) -> Array:
-        """``[y, x_1..x_c]`` Gram ``(c+1, c+1)`` at the given orders from a bank Gram ``g``."""
+    def system_gram(
+        self, g: Array, alpha: float, orders: Array, integer_twin: bool = False
+    ) -> Array:
+        """``[y, x_1..x_c]`` Gram ``(c+1, c+1)`` at the given orders from a bank Gram ``g``;
+        ``integer_twin``: ``y`` the order-1 target of the integer branch."""
         blend = np.zeros((g.shape[0], len(self.columns) + 1))
-        slots = [self.target.stencil(alpha)]
+        if integer_twin:
+            assert self.twin_slot is not None
+            slots = [([self.twin_slot], [1.0])]
+        else:
+            slots = [self.target.stencil(alpha)]
         slots += [ax.stencil(float(b)) for ax, b in zip(self.columns, orders)]
         for i, (idx, w) in enumerate(slots):
             for k, wk in zip(idx, w):
@@ -318,6 +333,7 @@ def bootstrap(
     gain_floor: float,
     alternatives: Sequence[Model] = (),
     resid: Array | None = None,
+    edge_twin: bool = False,
 ) -> BootstrapResult:
     """Block bootstrap of the selected ``model`` on ``source`` (module docstring).
 
@@ -326,7 +342,11 @@ def bootstrap(
     elimination pass). ``alternatives`` are the front models (fixed orders) for reselection; the
     selected model should be among them (matched by size and terms). ``resid`` is the point
     estimate's weak residual ``(n_rows,)`` for the residual correlation length (None: test
-    overlap only).
+    overlap only). ``edge_twin``: a fractional model whose branch borders the admitted integer
+    branch; a resample whose alpha ends on that edge is compared with its integer twin (order 1,
+    the same terms at the resample's orders), which it becomes unless the fractional order
+    lowers ``log10`` of the residual by more than ``margin`` — the refinement's rule, so the
+    interval of alpha can reach 1.
     """
     from scipy.optimize import minimize  # imported when used (start-up)
 
@@ -339,7 +359,9 @@ def bootstrap(
         # the selected model stands in for the front model of its size
         alternatives = [m for m in alternatives if m.size != model.size] + [model]
     layout = tile_layout(source, resid, settings.overlap)
-    bank = LocalBank(source, model, bounds, alternatives, layout.labels, settings)
+    bank = LocalBank(source, model, bounds, alternatives, layout.labels, settings, edge_twin)
+    # the branch edge next to 1 (sub: the upper bound, sup: the lower)
+    edge_next_to_one = bounds.alpha[1] if model.mode == "sub" else bounds.alpha[0]
     lo, hi = bank.lower_upper()
     c = model.size
 
@@ -393,8 +415,17 @@ def bootstrap(
         a, orders = bank.unpack(v, model)
         gram = bank.system_gram(g, a, orders)
         coef, err = _relative(gram, refit_ridge)
+        crossed = False
+        if bank.twin_slot is not None and abs(a - edge_next_to_one) <= 1e-6 * span[0]:
+            twin = bank.system_gram(g, a, orders, integer_twin=True)
+            coef_i, err_i = _relative(twin, refit_ridge)
+            crossed = math.log10(err_i + EPS_REL) - math.log10(err + EPS_REL) <= margin
+            if crossed:
+                a, gram, coef, err = 1.0, twin, coef_i, err_i
         alpha_out[b], orders_out[b], coef_out[b], fit_out[b] = a, orders, coef, err
         edge = (np.abs(v - lo) <= 1e-6 * span) | (np.abs(hi - v) <= 1e-6 * span)
+        if crossed:  # alpha is 1, not truncated at the branch edge
+            edge[0] = False
         flags = np.zeros(1 + c, dtype=bool)
         if bank.alpha_free:
             flags[0] = edge[0]

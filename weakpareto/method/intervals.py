@@ -227,8 +227,15 @@ def bootstrap_equation(
         gain_floor=cfg.selection.gain_floor if gain_floor is None else gain_floor,
         alternatives=alts,
         resid=resid,
+        edge_twin=eq.mode != "int" and integer_branch_admitted(cfg),
     )
     return EquationBootstrap(boot, order_sensitivities(source, eq, two_d))
+
+
+def integer_branch_admitted(cfg: DiscoveryConfig) -> bool:
+    """Whether the search admits the exact integer branch (alpha = 1 inside its range)."""
+    branches = temporal_branches(cfg.alpha_range, cfg.n_alpha_nodes, cfg.eps_alpha)
+    return any(br.mode == "int" for br in branches)
 
 
 # -- calibration ----------------------------------------------------------------------------------
