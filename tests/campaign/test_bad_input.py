@@ -217,13 +217,13 @@ def test_a_key_of_the_other_subcommand_is_refused(
     assert list(tmp_path.iterdir()) == []
 
 
-# -- 5. a noise level that makes the field non-finite --------------------------------------------
+# -- 5. a noise level that would make the field non-finite ---------------------------------------
 @pytest.mark.parametrize("law", ["multiplicative", "additive_gaussian"])
 def test_generate_refuses_a_noise_level_that_overflows(law, tmp_path, monkeypatch, capsys):
+    """Refused by its range (a fraction, at most 10) before the field is made."""
     monkeypatch.chdir(tmp_path)
     assert exit2(["generate", "noise=1e308", f"noise_law={law}", "out=f.npz"], capsys) == (
-        f"noise=1e+308 makes the {law} noisy fade field non-finite (float64 overflow); give a "
-        "fraction (0.1 means 10 %), e.g. noise=0.1"
+        "noise=1e+308 must be a finite number >= 0 and <= 10; e.g. noise=0.1"
     )
     assert list(tmp_path.iterdir()) == []
 
