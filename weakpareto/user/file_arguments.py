@@ -55,22 +55,25 @@ def data_paths(data: Any) -> list[Path]:
     return paths
 
 
-def check_out_path(out: Any, suffix: str = ".json") -> Path:
-    """A writable output file path with the given suffix (checked before computing)."""
+def check_out_path(
+    out: Any, suffix: str = ".json", key: str = "out", example: str = "result"
+) -> Path:
+    """A writable output file path with the given suffix (checked before computing); ``key``
+    names the option in the messages, ``example`` the file stem they suggest."""
     if out is None or str(out) == "":
-        raise UserInputError(f"out= is required, e.g. out=result{suffix}")
+        raise UserInputError(f"{key}= is required, e.g. {key}={example}{suffix}")
     path = Path(str(out)).expanduser()
     if path.suffix.lower() != suffix:
-        raise UserInputError(f"out={path} must end in {suffix}, e.g. out=result{suffix}")
+        raise UserInputError(f"{key}={path} must end in {suffix}, e.g. {key}={example}{suffix}")
     if path.is_dir():
-        raise UserInputError(f"out={path} is a directory; give a file name ending in {suffix}")
+        raise UserInputError(f"{key}={path} is a directory; give a file name ending in {suffix}")
     parent = path.parent
     if not parent.is_dir():
-        raise UserInputError(f"cannot write out={path}: directory {parent} does not exist")
+        raise UserInputError(f"cannot write {key}={path}: directory {parent} does not exist")
     if not os.access(parent, os.W_OK | os.X_OK):
-        raise UserInputError(f"cannot write out={path}: directory {parent} is not writable")
+        raise UserInputError(f"cannot write {key}={path}: directory {parent} is not writable")
     if path.exists() and not os.access(path, os.W_OK):
-        raise UserInputError(f"cannot write out={path}: the existing file is read-only")
+        raise UserInputError(f"cannot write {key}={path}: the existing file is read-only")
     return path
 
 
@@ -83,7 +86,7 @@ def check_plot_path(plot: Any) -> Path | None:
         raise UserInputError(
             f"plot={plot} must end in {', '.join(PLOT_SUFFIXES)}, e.g. plot=front.png"
         )
-    return check_out_path(plot, suffix)
+    return check_out_path(plot, suffix, key="plot", example="front")
 
 
 def check_report_path(report: Any) -> Path | None:
@@ -91,14 +94,4 @@ def check_report_path(report: Any) -> Path | None:
     the fit, one-line ``UserInputError`` otherwise)."""
     if report is None or str(report) == "":
         return None
-    path = Path(str(report)).expanduser()
-    if path.suffix.lower() != ".html":
-        raise UserInputError(f"report={report} must end in .html, e.g. report=fit.html")
-    if path.is_dir():
-        raise UserInputError(f"report={report} is a directory; give a file name, e.g. fit.html")
-    parent = path.parent
-    if not parent.is_dir():
-        raise UserInputError(f"cannot write report={report}: directory {parent} does not exist")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise UserInputError(f"cannot write report={report}: directory {parent} is not writable")
-    return path
+    return check_out_path(report, ".html", key="report", example="fit")
