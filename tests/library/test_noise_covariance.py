@@ -108,3 +108,32 @@ def test_blocks_equal_the_covariance_formula_term_by_term(n_linear):
     for b in range(n_linear):
         for c in range(n_linear):
             assert cc[b, c] == pytest.approx(cov(temporal, adj[b], temporal, adj[c]), rel=1e-12)
+
+
+def test_several_masks_at_once_equal_one_mask_at_a_time_bit_for_bit():
+    """The training and validation covariances of a trial system share their mask-independent
+    products; each equals the one-mask computation on a fresh covariance exactly."""
+    t, x, u = smooth_field(30, 24)
+    lib = exact_time_weak_library(u, t, x, operator="riesz", test_counts=(6, 5))
+    rng = np.random.default_rng(5)
+    s = rng.uniform(0.5, 2.0, u.shape) * 1e-3
+    masks = tuple((rng.random(lib.shape) < 0.6).astype(float) for _ in range(2))
+    together = FeatureCovariance(lib, s).systems(
+        "sub", 0.7, (0, 1, 0), np.array([0.9, 1.2, 1.7]), masks
+    )
+    for mask, got in zip(masks, together):
+        alone = FeatureCovariance(lib, s).system(
+            "sub", 0.7, (0, 1, 0), np.array([0.9, 1.2, 1.7]), mask
+        )
+        assert np.array_equal(got, alone)
+        assert np.all(got[2] == 0.0) and np.all(got[:, 2] == 0.0)  # the nonlinear column
+
+
+def test_adjoint_tests_of_one_order_are_kept_read_only_and_equal_the_batched_ones():
+    t, x, u = smooth_field(30, 24)
+    lib = weak_library(u, t, x, operator="riesz", test_counts=(6, 5))
+    batched = lib.spatial_adjoint_tests(np.array([0.6, 1.3]))
+    one = lib.spatial_adjoint_tests(np.array([1.3]))
+    assert lib.spatial_adjoint_tests(np.array([1.3])) is one  # kept for the next call
+    assert not one.flags.writeable
+    np.testing.assert_array_equal(one[0], batched[1])

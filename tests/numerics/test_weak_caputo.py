@@ -156,3 +156,18 @@ def test_bumps_vanish_outside_support_and_are_normalised():
     assert np.all(v[outside] == 0.0)
     with pytest.raises(ValueError, match="radius"):
         polynomial_bumps(t, 5, 1.5, 4)
+
+
+def test_plan_skips_no_pair_it_needs_and_keeps_right_of_support_exactly_zero():
+    """The plan evaluates the closed form only where a power is nonzero; every pair it skips
+    is right of its bump (exactly 0), and the rest agree with the dense closed form."""
+    t = np.linspace(0.0, 2.0, 161)
+    bumps = polynomial_bumps(t, 9, 0.3, P)
+    alphas = np.array([0.35, 0.8, 1.4])
+    got = bumps.plan(t).evaluate(alphas)
+    dense = bumps.scale[None, :, None] * bumps._closed_form(t, alphas)
+    right = t[None, :] >= bumps.upper[:, None]
+    assert right.any() and np.all(got[:, right] == 0.0)
+    near = ~right & (t[None, :] >= (bumps.lower - 0.5 * bumps.radius)[:, None])
+    scale = np.max(np.abs(dense[:, near]))
+    np.testing.assert_allclose(got[:, near], dense[:, near], rtol=0, atol=1e-13 * scale)

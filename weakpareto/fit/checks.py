@@ -86,7 +86,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
-from math import comb
 from typing import Any, TypeVar, cast
 
 import numpy as np
@@ -99,7 +98,7 @@ from weakpareto.fit.context import search_index as _search_index
 from weakpareto.fit.context import system as _system
 from weakpareto.fit.context import term_name as _term_name
 from weakpareto.fit.forcing import without_forcing
-from weakpareto.fit.noise_structure import check_time_correlated_noise
+from weakpareto.fit.noise_structure import check_time_correlated_noise, difference_levels
 from weakpareto.fit.probes import (
     PROBE_GAIN,
     PROBE_MIN_FIT,
@@ -136,8 +135,6 @@ MISFIT_RATIO = 4.0
 FRONT_GAIN = 2.0
 #: Apparent noise (relative to std(u)) above which the noise note becomes a warning.
 HIGH_NOISE = 0.2
-#: Finite-difference orders of the noise estimate.
-NOISE_ORDERS = (2, 3, 4, 5, 6)
 
 
 # -- noise --------------------------------------------------------------------------------------
@@ -148,13 +145,7 @@ def estimate_noise(u: Array) -> float:
     if not spread > 0.0:
         return 0.0
     v = u / spread
-    best = np.inf
-    for axis in range(v.ndim):
-        for k in NOISE_ORDERS:
-            if v.shape[axis] <= k + 1:
-                continue
-            d = np.diff(v, n=k, axis=axis)
-            best = min(best, float(np.mean(d * d)) / comb(2 * k, k))
+    best = min(min(difference_levels(v, a).values(), default=np.inf) for a in range(v.ndim))
     return float(np.sqrt(best)) if np.isfinite(best) else 0.0
 
 

@@ -70,19 +70,30 @@ class AxisLevels:
         return float(np.min(self.levels))
 
 
+def difference_levels(u: Array, axis: int) -> dict[int, float]:
+    """``mean((Delta^k u)^2) / C(2k, k)`` along ``axis`` for every ``k`` of :data:`ORDERS` the
+    axis is long enough for (two differences left): the white-noise variance each order reads.
+    One pass of successive differences serves every order (``np.diff(u, n=k)`` is the same
+    recursion); :func:`weakpareto.fit.checks.estimate_noise` reads the same table."""
+    levels: dict[int, float] = {}
+    d = np.asarray(u, dtype=float)
+    for k in range(1, max(ORDERS) + 1):
+        if d.shape[axis] < 3:
+            break
+        d = np.diff(d, axis=axis)
+        if k in ORDERS:
+            levels[k] = float(np.mean(d * d)) / comb(2 * k, k)
+    return levels
+
+
 def axis_levels(u: Array, axis: int, spread: float) -> AxisLevels | None:
     """Finite-difference noise levels of ``u`` along ``axis`` relative to ``spread`` (the
     field's variance); ``None``: too few samples."""
     v = np.asarray(u, dtype=float)
     if v.shape[axis] <= max(ORDERS) + 1 or not spread > 0.0:
         return None
-    levels = []
-    d = v
-    for k in range(1, max(ORDERS) + 1):
-        d = np.diff(d, axis=axis)
-        if k in ORDERS:
-            levels.append(float(np.mean(d * d)) / comb(2 * k, k) / spread)
-    return AxisLevels(np.asarray(levels))
+    levels = difference_levels(v, axis)
+    return AxisLevels(np.asarray([levels[k] / spread for k in ORDERS]))
 
 
 def _interior(u: Array, keep: int) -> Array:

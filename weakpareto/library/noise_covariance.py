@@ -29,7 +29,7 @@ fit of the squared differences against the local ``u^2`` is better.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 import numpy as np
@@ -151,6 +151,9 @@ class FeatureCovariance:
 
     source: SeparableSource
     variance: Array  # (nt, nx)
+    _per_mask: dict[bytes, tuple[Array, Array]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def bulk_weights(self, alphas: Array, mode: str) -> Array:
         """Target weights without the samples that define the initial values.
@@ -171,43 +174,80 @@ class FeatureCovariance:
     def blocks(self, weights: Array, adjoints: Array, mask: Array) -> tuple[Array, Array, Array]:
         """``(C_tt, C_tc, C_cc)`` for target weights ``(G, K_t, nt)``, linear-column adjoint tests
         ``(B, K_x, nx)`` and a row mask ``(K_t, K_x)`` (1 on the rows summed)."""
+        return self.blocks_per_mask(weights, adjoints, (mask,))[0]
+
+    def _mask_terms(self, mask: Array) -> tuple[Array, Array]:
+        """The parts of :meth:`blocks` that depend on the mask alone, kept per mask: the
+        target's ``sum_l M[a,l] sum_j s_ij psi_l(x_j)^2`` ``(nt, K_t)`` and the columns'
+        ``sum_a M[a,l] sum_i T_ai^2 s_ij`` ``(K_x, nx)``."""
+        key = mask.tobytes()
+        cached = self._per_mask.get(key)
+        if cached is None:
+            s, t, sp = self.variance, self.source.temporal_tests, self.source.spatial_tests
+            r = (s @ (sp * sp).T) @ mask.T  # (nt, K_t): sum_l M[a,l] sum_j s_ij psi_l^2
+            v = mask.T @ ((t * t) @ s)  # (K_x, nx)
+            cached = self._per_mask[key] = (r, v)
+        return cached
+
+    def blocks_per_mask(
+        self, weights: Array, adjoints: Array, masks: tuple[Array, ...]
+    ) -> list[tuple[Array, Array, Array]]:
+        """:meth:`blocks` for several row masks, sharing the mask-independent products (the
+        training and validation covariances of one trial system)."""
         s, t, sp = self.variance, self.source.temporal_tests, self.source.spatial_tests
-        mask = np.asarray(mask, dtype=float)
-        # target x target: B = psi for both -> sum_j s_ij psi_l(x_j)^2
-        r = (s @ (sp * sp).T) @ mask.T  # (nt, K_t): sum_l M[a,l] sum_j s_ij psi_l^2
         g = weights.shape[0]
         flat = weights.reshape(g, -1)
-        c_tt = flat @ (weights * r.T[None]).reshape(g, -1).T  # sum_ai W_gai W_hai r_ia
+        nb, size = adjoints.shape[0], t.size  # explicit sizes: no linear column gives nb = 0
         # target x column: A = (W, T), B = (psi, X^* psi); matmuls, not einsum: this runs
         # once per trial system of the polish, where einsum's path search dominated
         y = s @ np.swapaxes(sp[None] * adjoints, 1, 2)  # (B, nt, K_x): sum_j s_ij psi_lj X*psi_blj
-        z = mask @ np.swapaxes(y, 1, 2)  # (B, K_t, nt)
-        nb, size = adjoints.shape[0], t.size  # explicit sizes: no linear column gives nb = 0
-        c_tc = (weights * t[None]).reshape(g, size) @ z.reshape(nb, size).T
-        # column x column: A = T for both
-        v = mask.T @ ((t * t) @ s)  # (K_x, nx)
-        width = v.size
-        c_cc = (adjoints * v[None]).reshape(nb, width) @ adjoints.reshape(nb, width).T
-        return self._q2 * c_tt, self._q2 * c_tc, self._q2 * c_cc
+        y_t = np.swapaxes(y, 1, 2)
+        wt = (weights * t[None]).reshape(g, size)
+        adj_flat = adjoints.reshape(nb, sp.size)  # (B, K_x nx)
+        out = []
+        for mask in masks:
+            mask = np.asarray(mask, dtype=float)
+            r, v = self._mask_terms(mask)
+            # target x target: B = psi for both -> sum_j s_ij psi_l(x_j)^2
+            c_tt = flat @ (weights * r.T[None]).reshape(g, -1).T  # sum_ai W_gai W_hai r_ia
+            z = mask @ y_t  # (B, K_t, nt)
+            c_tc = wt @ z.reshape(nb, size).T
+            # column x column: A = T for both
+            c_cc = (adjoints * v[None]).reshape(nb, sp.size) @ adj_flat.T
+            out.append((self._q2 * c_tt, self._q2 * c_tc, self._q2 * c_cc))
+        return out
 
     def system(
         self, mode: str, alpha: float, powers: tuple[int, ...], betas: Array, mask: Array
     ) -> Array:
         """Covariance ``(c+1, c+1)`` of ``[y, x_1..x_c]`` at exact orders (nonlinear columns 0)."""
+        return self.systems(mode, alpha, powers, betas, (mask,))[0]
+
+    def systems(
+        self,
+        mode: str,
+        alpha: float,
+        powers: tuple[int, ...],
+        betas: Array,
+        masks: tuple[Array, ...],
+    ) -> list[Array]:
+        """:meth:`system` for several row masks at once."""
         w = self.bulk_weights(np.array([alpha]), mode)
         linear = [k for k, p in enumerate(powers) if p == 0]
         c = len(powers)
-        out = np.zeros((c + 1, c + 1))
         adj = (
             self.source.spatial_adjoint_tests(np.asarray(betas, dtype=float)[linear])
             if linear
             else np.zeros((0,) + self.source.spatial_tests.shape)
         )
-        c_tt, c_tc, c_cc = self.blocks(w, adj, mask)
-        out[0, 0] = c_tt[0, 0]
         idx = np.array(linear, dtype=int) + 1
-        out[0, idx] = out[idx, 0] = c_tc[0]
-        out[np.ix_(idx, idx)] = c_cc
+        out = []
+        for c_tt, c_tc, c_cc in self.blocks_per_mask(w, adj, masks):
+            cov = np.zeros((c + 1, c + 1))
+            cov[0, 0] = c_tt[0, 0]
+            cov[0, idx] = cov[idx, 0] = c_tc[0]
+            cov[np.ix_(idx, idx)] = c_cc
+            out.append(cov)
         return out
 
 

@@ -48,6 +48,9 @@ SpatialTests = Literal["gaussian", "fourier"]
 #: (number of orders) x (field) — 58 orders of a 2400 x 4096 field would be 4.5 GB at once.
 BATCH_VALUES = 1 << 24
 
+#: Single orders whose adjoint tests a library keeps (the polish revisits the latest few).
+ADJOINT_CACHE_SIZE = 4
+
 
 def order_chunks(n_orders: int, per_order: int) -> list[slice]:
     """Slices of ``n_orders`` orders whose intermediates hold at most :data:`BATCH_VALUES`
@@ -145,8 +148,25 @@ class WeakLibrary:
         return np.einsum("...j,gij->g...i", f, mats)
 
     def spatial_adjoint_tests(self, betas: Array) -> Array:
-        """``X_beta^* psi_l`` for every spatial test and beta: ``(G, K_x, nx)`` (paper Eq. 10)."""
+        """``X_beta^* psi_l`` for every spatial test and beta: ``(G, K_x, nx)`` (paper Eq. 10).
+
+        One order at a time (the polish) is kept for the next few calls: a trial system asks
+        for it for its column and for the noise covariance of each row mask."""
         betas = np.atleast_1d(np.asarray(betas, dtype=float))
+        if betas.size != 1:
+            return self._spatial_adjoint_tests(betas)
+        key = ("adjoint", betas.tobytes())
+        cached = self._cache.get(key)
+        if cached is None:
+            cached = self._cache[key] = self._spatial_adjoint_tests(betas)
+            cached.flags.writeable = False
+            recent = self._cache.setdefault("adjoint_keys", [])
+            recent.append(key)
+            if len(recent) > ADJOINT_CACHE_SIZE:
+                self._cache.pop(recent.pop(0), None)
+        return cached
+
+    def _spatial_adjoint_tests(self, betas: Array) -> Array:
         s = self.spatial_tests
         if self.operator in ops.SPECTRAL_KINDS:
             mult = ops.spectral_multiplier(self.operator, self._kappa(), betas)

@@ -421,8 +421,8 @@ class Discovery:
         ``c X^b1 - c' X^b2`` with ``c ~ c'`` is a difference of two powers (~ ``c (b1 - b2)
         log|k| X^b``), not two operators of the model class; removing one term alone leaves the
         other uncancelled, so backward elimination scores the pair's removal as one step."""
-        if len(cand.powers) < 3:
-            return []
+        if len(cand.powers) < 3 or len(set(cand.powers)) == len(cand.powers):
+            return []  # no two terms of one kind: nothing to fit
         b = np.asarray(betas, dtype=float)
         coef = self.exact_fit(cand.mode, alpha, cand.powers, b, self.refit_ridge)[0]
         return [
@@ -462,19 +462,18 @@ class Discovery:
         in ``log|k|`` that no equation of the model class means, yet it lowers E_fit on clean
         data by fitting the data's discretisation (docs/method/extensions.md#same-sign-twins).
         """
-        if len(cand.powers) < 2:
-            return None
         b = np.asarray(betas, dtype=float)
-        coef = self.exact_fit(cand.mode, alpha, cand.powers, b, self.refit_ridge)[0]
         delta = self.trust_radius()
-        pairs = [
+        close = [
             (abs(b[j] - b[k]), j, k)
             for j in range(len(b))
             for k in range(j + 1, len(b))
-            if cand.powers[j] == cand.powers[k]
-            and abs(b[j] - b[k]) <= delta
-            and coef[j] * coef[k] > 0
+            if cand.powers[j] == cand.powers[k] and abs(b[j] - b[k]) <= delta
         ]
+        if not close:
+            return None  # the signs need a fit only when some pair is close
+        coef = self.exact_fit(cand.mode, alpha, cand.powers, b, self.refit_ridge)[0]
+        pairs = [(d, j, k) for d, j, k in close if coef[j] * coef[k] > 0]
         if not pairs:
             return None
         _, j, k = min(pairs)

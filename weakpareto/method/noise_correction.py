@@ -141,9 +141,7 @@ class NoiseCorrection:
         betas: Array,
     ) -> GramTables:
         """Corrected tables of one exact system ``[y, x_1..x_c]`` (same rule as the banks)."""
-        out = []
-        for mask, ref in zip(self.masks, self.reference):
-            c = self.covariance.system(mode, alpha, powers, betas, mask)
+        out = self.covariance.systems(mode, alpha, powers, betas, self.masks)
+        for c, ref in zip(out, self.reference):
             c[0, 0] -= ref[GROUP[mode]]
-            out.append(c)
         return tables.minus(out[0], out[1])

@@ -91,13 +91,19 @@ class PolynomialBumps:
         x, w = np.polynomial.legendre.leggauss(FAR_FIELD_NODES)
         tq = 0.5 * (a + b)[:, None] + r[:, None] * x[None, :]  # (K, Q)
         phi = ((tq - a[:, None]) * (b[:, None] - tq) / r[:, None] ** 2) ** self.power
+        zb = np.maximum(b[kn] - sn, 0.0) / r[kn]
+        za = np.maximum(a[kn] - sn, 0.0) / r[kn]
+        # right of a bump (s >= b) both powers vanish: those pairs stay exactly 0
+        inside = zb > 0.0
+        za_in = za[inside]
         return RightDerivativePlan(
             shape=(self.lower.size, t.size),
             power=self.power,
-            near=near,
-            near_zb=np.maximum(b[kn] - sn, 0.0) / r[kn],
-            near_za=np.maximum(a[kn] - sn, 0.0) / r[kn],
-            near_r=r[kn],
+            near=near[inside],
+            near_zb=zb[inside],
+            near_r=r[kn][inside],
+            left=np.flatnonzero(za_in > 0.0),
+            left_za=za_in[za_in > 0.0],
             far=far,
             far_log_gap=np.log(tq[kf] - sf[:, None]),  # gap >= r/2 on far pairs
             far_weight=(w[None, :] * phi * r[:, None])[kf],
@@ -151,6 +157,19 @@ def _closed_form_values(
     return total[..., 0] * r[None, :] ** (-alphas[:, None])
 
 
+def _closed_form_sparse(plan: RightDerivativePlan, alphas: FloatArray) -> FloatArray:
+    """:func:`_closed_form_values` on the plan's pairs with ``s < b``, the ``(a - s)_+`` sum taken
+    only where ``s < a``: the same operations on the nonzero powers, so the values are equal
+    bit for bit (a zero power contributes an exact 0), at about half the ``pow`` calls."""
+    degrees, f, g = _monomial_coefficients(plan.power)
+    gam = special.poch(degrees[None, :] + 1.0 - alphas[:, None], alphas[:, None])  # (G, M)
+    expo = (degrees[None, :] - alphas[:, None])[:, None, :]  # (G, 1, M), all > 0
+    total = (plan.near_zb[None, :, None] ** expo @ (f[None, :] * gam)[:, :, None])[..., 0]
+    pa = plan.left_za[None, :, None] ** expo
+    total[:, plan.left] -= (pa @ (g[None, :] * gam)[:, :, None])[..., 0]
+    return total * plan.near_r[None, :] ** (-alphas[:, None])
+
+
 def _far_field_values(log_gap: FloatArray, weight: FloatArray, alphas: ArrayLike) -> FloatArray:
     """``(1/Gamma(-alpha)) sum_q w_q phi(t_q) r (t_q - s)^(-alpha - 1)`` per pair: ``(G, P)``."""
     alphas = np.atleast_1d(np.asarray(alphas, dtype=float))
@@ -165,10 +184,11 @@ class RightDerivativePlan:
 
     shape: tuple[int, int]  # (K, n)
     power: int
-    near: IntArray  # flat (bump, time) indices of the closed form
-    near_zb: FloatArray  # (b - s)_+ / r
-    near_za: FloatArray  # (a - s)_+ / r
+    near: IntArray  # flat (bump, time) indices of the closed form with s < b
+    near_zb: FloatArray  # (b - s) / r > 0
     near_r: FloatArray
+    left: IntArray  # positions within ``near`` of the pairs left of the support (s < a)
+    left_za: FloatArray  # (a - s) / r > 0 on those
     far: IntArray  # flat indices of the far-field quadrature
     far_log_gap: FloatArray  # (P_far, Q)
     far_weight: FloatArray  # (P_far, Q)
@@ -177,9 +197,8 @@ class RightDerivativePlan:
     def evaluate(self, alphas: ArrayLike) -> FloatArray:
         """``RL D^alpha_{T-} phi_k (t_i)``, shape ``(G, K, n)``."""
         alphas = np.atleast_1d(np.asarray(alphas, dtype=float))
-        out = np.empty((alphas.size, self.shape[0] * self.shape[1]))
-        pairs = (self.near_zb, self.near_za, self.near_r)
-        out[:, self.near] = _closed_form_values(pairs, self.power, alphas)
+        out = np.zeros((alphas.size, self.shape[0] * self.shape[1]))
+        out[:, self.near] = _closed_form_sparse(self, alphas)
         out[:, self.far] = _far_field_values(self.far_log_gap, self.far_weight, alphas)
         return self.scale[None, :, None] * out.reshape((alphas.size,) + self.shape)
 
