@@ -119,7 +119,9 @@ reproduce-measurement: install
 	$(BIN)/python scripts/measurement_history.py --out-dir results/measurement
 
 ## tab_model_class: advection with Riesz dispersion (exact per-mode solutions) fitted with the
-## families [directional, riesz] together and each alone, at alpha 1 and 0.8, clean and 1 % noise
+## families [directional, riesz] together and each alone, at alpha 1 and 0.8, clean and 1 % noise;
+## skewed dispersion (exact and particles, the same-order tie rule); tempered families with lambda
+## given and estimated; ~15 min on one core
 reproduce-model-class: install
 	$(BIN)/python scripts/model_class.py --out-dir results/model_class
 

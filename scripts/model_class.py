@@ -16,9 +16,14 @@ family) group (Hungarian assignment on |delta beta|); ``terms ok`` needs the sam
 terms in every group as the truth. The cost of a two-family run against a one-family run is
 measured on the clean alpha = 1 field, runs interleaved, the fastest of ``--repeats`` each.
 
-Writes ``results/model_class/tab_model_class.{csv,md}``::
+Second part (:func:`skewed_rows`): skewed fractional dispersion u_t = -0.5 u_x +
+K [(1+s)/2 D_+^1.5 + (1-s)/2 D_-^1.5] u, exact (s = +-0.5, alpha 1 and 0.8, clean and 1 %) and
+from particles (a Lévy flight with drift; drift plus asymmetric stable jumps), all three
+families searched, with the same-order tie rule and the reported K, s (docs/method/skewed.md).
 
-    python scripts/model_class.py [--out-dir results/model_class] [--repeats 3]
+Writes ``results/model_class/tab_model_class.{csv,md,tex}``::
+
+    python scripts/model_class.py [--out-dir results/model_class] [--repeats 3] [--particles N]
 """
 
 from __future__ import annotations
@@ -35,10 +40,12 @@ from threadpoolctl import threadpool_limits
 
 from weakpareto.benchmarks.generators import generate
 from weakpareto.benchmarks.noise import add_noise
+from weakpareto.benchmarks.particles import levy_drift_case
 from weakpareto.io import write_csv_atomic, write_text_atomic
 from weakpareto.library.families import FamilyLibrary, family_library
 from weakpareto.method.discovery_families import discover_families
 from weakpareto.method.settings import DiscoveryConfig, named_settings
+from weakpareto.method.skew import skewed_pairs
 from weakpareto.records import FAMILIES, DiscoveryResult, Equation, Family, Term
 
 CASES = ((1.0, 0.0), (1.0, 0.01), (0.8, 0.0), (0.8, 0.01))
@@ -49,31 +56,12 @@ SEARCHED: tuple[tuple[Family, ...], ...] = (
     FAMILIES,
 )
 NOISE_SEED = 0
-HARMONICS = [
-    {"fn": "sin", "m": 1, "amp": 1.0, "phase": 0.3},
-    {"fn": "cos", "m": 2, "amp": 0.6},
-    {"fn": "sin", "m": 3, "amp": 0.4, "phase": 1.0},
-    {"fn": "cos", "m": 5, "amp": 0.2, "phase": 0.5},
-    {"fn": "sin", "m": 7, "amp": 0.1, "phase": 0.2},
-]
 
 
 def field_config(alpha: float) -> dict[str, Any]:
-    """The generator config of the case: five harmonics on 120 x 96 points over t in [0, 2]."""
-    return {
-        "name": "levy_drift",
-        "generator": {"kind": "mittag_leffler", "active_tol": 1e-9, "ic": {"harmonics": HARMONICS}},
-        "grid": {"nt": 120, "nx": 96, "T": 2.0, "L": 2 * np.pi, "t_endpoint": True},
-        "truth": {
-            "mode": "int" if alpha == 1.0 else "sub",
-            "alpha": alpha,
-            "operator": "directional",
-            "terms": [
-                {"power": 0, "order": 1.0, "coef": -0.5},
-                {"power": 0, "order": 1.5, "coef": 0.3, "family": "riesz"},
-            ],
-        },
-    }
+    """The generator config of the case (weakpareto/data/levy_drift.json, shared with the tests):
+    five harmonics on 120 x 96 points over t in [0, 2]."""
+    return levy_drift_case(alpha)
 
 
 def truth(alpha: float) -> Equation:
@@ -154,6 +142,12 @@ def _fmt(v: Any) -> str:
     return str(v)
 
 
+def markdown_table(df: pd.DataFrame, cols: list[str]) -> list[str]:
+    """The rows of ``df`` as a markdown table of the columns ``cols``."""
+    head = ["| " + " | ".join(c.replace("|", "\\|") for c in cols) + " |", "|" + "---|" * len(cols)]
+    return head + ["| " + " | ".join(_fmt(r[c]) for c in cols) + " |" for _, r in df.iterrows()]
+
+
 def markdown(df: pd.DataFrame, cost: dict[str, tuple[float, float]]) -> str:
     cols = ["case", "families searched", "equation", "terms ok", "|Δα|", "max|Δβ|",
             "max coef error", "E_fit", "seconds"]  # fmt: skip
@@ -167,11 +161,8 @@ def markdown(df: pd.DataFrame, cost: dict[str, tuple[float, float]]) -> str:
         "are matched within (power, family); |Δβ| and the relative coefficient error only when "
         "every term's family is right (terms ok). Seconds on one BLAS thread, one run.",
         "",
-        "| " + " | ".join(c.replace("|", "\\|") for c in cols) + " |",
-        "|" + "---|" * len(cols),
+        *markdown_table(df, cols),
     ]
-    for _, r in df.iterrows():
-        lines.append("| " + " | ".join(_fmt(r[c]) for c in cols) + " |")
     lines += [
         "",
         "Cost on the clean α = 1 field (fastest of interleaved repeats; objective evaluations): "
@@ -183,10 +174,246 @@ def markdown(df: pd.DataFrame, cost: dict[str, tuple[float, float]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+# -- skewed fractional dispersion: exact and particle data ---------------------------------------
+SKEW_K, SKEW_MU, SKEW_V = 0.3, 1.5, 0.5
+SKEW_CASES = tuple((a, s, n) for a in (1.0, 0.8) for s in (0.5, -0.5) for n in (0.0, 0.01))
+
+
+def skewed_terms(s: float, k: float = SKEW_K) -> list[dict[str, Any]]:
+    """-0.5 u_x + K [(1+s)/2 D_+^1.5 + (1-s)/2 D_-^1.5] u: K > 0 is dissipative, since both
+    symbols have the real part cos(3 pi / 4) |k|^1.5 < 0."""
+    return [
+        {"power": 0, "order": 1.0, "coef": -SKEW_V},
+        {"power": 0, "order": SKEW_MU, "coef": k * (1 + s) / 2},
+        {"power": 0, "order": SKEW_MU, "coef": k * (1 - s) / 2, "family": "directional_right"},
+    ]
+
+
+def skewed_exact_config(alpha: float, s: float) -> dict[str, Any]:
+    cfg = levy_drift_case(alpha)
+    cfg["name"] = "skewed_drift"
+    cfg["truth"]["terms"] = skewed_terms(s)
+    return cfg
+
+
+def particle_config(terms: list[dict[str, Any]], n: int) -> dict[str, Any]:
+    """Particles from the shared case's harmonics plus an offset of 2.5 (a positive density)."""
+    cfg = levy_drift_case(1.0)
+    cfg["name"] = "particles_drift"
+    cfg["generator"] = {
+        "kind": "levy_flight",
+        "particles": n,
+        "ic": {"offset": 2.5, "harmonics": cfg["generator"]["ic"]["harmonics"]},
+    }
+    cfg["truth"]["terms"] = terms
+    return cfg  # fmt: skip
+
+
+def as_equation(cfg: dict[str, Any]) -> Equation:
+    t = cfg["truth"]
+    terms = tuple(Term(0, float(d["order"]), float(d["coef"]), family=d.get("family"))
+                  for d in t["terms"])  # fmt: skip
+    return Equation(t["mode"], float(t["alpha"]), terms, "directional").canonical()
+
+
+def advection_as_directional(eq: Equation, tol: float = 0.05) -> Equation:
+    """A right-directional term within ``tol`` of order 1 is the advection, ``D_-^1 = -D_+^1``:
+    written as a directional term with the opposite sign, for scoring only."""
+    terms = tuple(
+        Term(t.power, t.order, -t.coef, t.direction, "directional")
+        if t.family_in(eq.operator) == "directional_right" and abs(t.order - 1.0) <= tol
+        else t
+        for t in eq.terms
+    )
+    return Equation(eq.mode, eq.alpha, terms, eq.operator).canonical()
+
+
+def skew_error(estimate: Equation, true: Equation) -> float:
+    est, tru = skewed_pairs(estimate), skewed_pairs(true)
+    if len(est) != 1 or len(tru) != 1:
+        return float("nan")
+    return abs(est[0].skewness - tru[0].skewness)
+
+
+def skewed_row(case: str, cfg: dict[str, Any], noise: float, dc: DiscoveryConfig) -> dict[str, Any]:
+    field = generate(cfg, 0)
+    u = add_noise(field.u, "multiplicative", noise, NOISE_SEED) if noise > 0 else field.u
+    lib = family_library(u, field.t, field.x, FAMILIES)
+    t0 = time.perf_counter()
+    result = discover_families(lib, dc, FAMILIES)
+    seconds = time.perf_counter() - t0
+    true = as_equation(cfg)
+    pairs = skewed_pairs(result.final)
+    row = {
+        "case": case,
+        "families searched": ", ".join(FAMILIES),
+        "equation": result.final.text(sig_digits=4),
+        **compare(advection_as_directional(result.final), true),
+        "|Δs|": skew_error(result.final, true),
+        "K, s": "; ".join(f"{p.K:.4f}, {p.skewness:+.3f}" for p in pairs) or "—",
+        "E_fit": result.fit_error,
+        "seconds": round(seconds, 2),
+    }
+    print(f"{case:<40s} {row['equation']}  [{row['K, s']}]", flush=True)
+    return row
+
+
+def skewed_rows(dc: DiscoveryConfig, n_particles: int) -> list[dict[str, Any]]:
+    rows = []
+    for alpha, s, noise in SKEW_CASES:
+        label = f"exact s = {s:+g}, {case_label(alpha, noise)}"
+        rows.append(skewed_row(label, skewed_exact_config(alpha, s), noise, dc))
+    drift = [{"power": 0, "order": 1.0, "coef": -SKEW_V},
+             {"power": 0, "order": SKEW_MU, "coef": 0.3, "family": "riesz"}]  # fmt: skip
+    for label, terms in (("Lévy flight with drift", drift), ("drift + skewed jumps s = +0.5",
+                                                             skewed_terms(0.5))):  # fmt: skip
+        label = f"particles N = {n_particles:.0e}: {label}"
+        rows.append(skewed_row(label, particle_config(terms, n_particles), 0.0, dc))
+    return rows
+
+
+SKEW_COLS = ["case", "equation", "terms ok", "|Δα|", "max|Δβ|", "|Δs|", "K, s",
+             "max coef error", "E_fit", "seconds"]  # fmt: skip
+
+
+def skewed_markdown(df: pd.DataFrame) -> str:
+    lines = [
+        "",
+        "## Skewed fractional dispersion (operator=auto, all three families, tie rule)",
+        "",
+        f"Truth: u_t = -{SKEW_V} u_x + K [(1+s)/2 D_x^1.5 + (1-s)/2 D_-x^1.5] u, K = {SKEW_K}, "
+        "s = ±0.5 (exact per-mode solutions, grid of the case above; α = 0.8: D_t^0.8 u on the "
+        "left); particles: the same drift and jumps from 1e6 particles (jumps exact per output "
+        "step, counting noise only). A right-directional term at order 1 ± 0.05 is scored as "
+        "the advection (D_-x^1 = -D_x^1). |Δs| from the reported pair (K, s).",
+        "",
+        *markdown_table(df, SKEW_COLS),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def skewed_latex(df: pd.DataFrame, skew: pd.DataFrame, tempered: pd.DataFrame) -> str:
+    """The three parts as LaTeX tabulars."""
+
+    def tab(frame: pd.DataFrame, cols: list[str]) -> list[str]:
+        out = [r"\begin{tabular}{" + "l" * len(cols) + "}", r"\hline"]
+        out.append(" & ".join(c.replace("|", "$|$").replace("Δ", r"$\Delta$") for c in cols)
+                   + r" \\ \hline")  # fmt: skip
+        for _, r in frame.iterrows():
+            cells = [_fmt(r[c]).replace("_", r"\_").replace("^", r"\^{}") for c in cols]
+            out.append(" & ".join(cells).replace("α", r"$\alpha$").replace("π", r"$\pi$")
+                       + r" \\")  # fmt: skip
+        return out + [r"\hline", r"\end{tabular}"]
+
+    first = ["case", "families searched", "terms ok", "|Δα|", "max|Δβ|", "max coef error"]
+    return (
+        "\n".join(
+            tab(df, first)
+            + [""]
+            + tab(skew, [c for c in SKEW_COLS if c != "equation"])
+            + [""]
+            + tab(tempered, [c for c in TEMPERED_COLS if c != "equation"])
+        )
+        + "\n"
+    )
+
+
+TEMPERED_IC = [
+    {"fn": "sin", "m": 1, "amp": 1.0},
+    {"fn": "cos", "m": 2, "amp": 0.5},
+    {"fn": "sin", "m": 3, "amp": 0.3, "phase": 0.7},
+    {"fn": "cos", "m": 5, "amp": 0.15, "phase": 0.2},
+    {"fn": "sin", "m": 7, "amp": 0.08, "phase": 1.1},
+]
+#: (label, family, order, coef, beta_range): u_t = coef X^{order, lambda} u, lambda = 1
+TEMPERED_CASES = (
+    ("tempered Riesz", "tempered_riesz", 1.5, 0.3, (0.5, 2.0)),
+    ("one-sided tempered", "tempered", 0.7, -0.3, (0.3, 1.0)),
+)
+TEMPERED_LAMBDA = 1.0
+TEMPERED_COLS = ["case", "equation", "λ", "|Δλ|/λ", "terms ok", "max|Δβ|", "max coef error",
+                 "seconds"]  # fmt: skip
+
+
+def tempered_config(family: str, order: float, coef: float) -> dict[str, Any]:
+    """Exact per-mode solution of u_t = coef X^{order, lambda} u (120 t x 96 x, 2 pi period)."""
+    return {
+        "name": family,
+        "generator": {
+            "kind": "mittag_leffler",
+            "tempering": TEMPERED_LAMBDA,
+            "ic": {"harmonics": TEMPERED_IC},
+        },
+        "grid": {"nt": 120, "nx": 96, "T": 1.0, "L": 2.0 * np.pi, "t_endpoint": True},
+        "truth": {
+            "mode": "int",
+            "alpha": 1.0,
+            "operator": family,
+            "terms": [{"power": 0, "order": order, "coef": coef}],
+        },
+    }
+
+
+def tempered_rows() -> list[dict[str, Any]]:
+    """Tempered families with lambda given and estimated (``WeakPareto(tempering=...)``), the
+    users' default method, alpha range [0.5, 1.5]."""
+    from weakpareto import WeakPareto
+
+    rows = []
+    for label, family, order, coef, beta_range in TEMPERED_CASES:
+        field = generate(tempered_config(family, order, coef), 0)
+        for noise in (0.0, 0.01):
+            u = add_noise(field.u, "multiplicative", noise, NOISE_SEED) if noise > 0 else field.u
+            for given in (True, False):
+                model = WeakPareto(
+                    operator=family,
+                    tempering=TEMPERED_LAMBDA if given else None,
+                    alpha_range=(0.5, 1.5),
+                    beta_range=beta_range,
+                )
+                t0 = time.perf_counter()
+                model.fit(u, field.t, field.x)
+                seconds = time.perf_counter() - t0
+                eq = model.equation_
+                term = eq.terms[0] if len(eq.terms) == 1 else None
+                ok = term is not None and term.family == family and eq.mode == "int"
+                lam = float(model.tempering_)
+                rows.append({
+                    "case": f"{label} {order:g}, {'clean' if noise == 0 else '1 % noise'}, "
+                            f"λ {'given' if given else 'estimated'}",
+                    "equation": eq.text(sig_digits=4),
+                    "λ": lam,
+                    "|Δλ|/λ": abs(lam - TEMPERED_LAMBDA) / TEMPERED_LAMBDA,
+                    "terms ok": "yes" if ok else "no",
+                    "max|Δβ|": abs(term.order - order) if ok and term else float("nan"),
+                    "max coef error": abs(term.coef / coef - 1.0) if ok and term else float("nan"),
+                    "seconds": round(seconds, 2),
+                })  # fmt: skip
+                print(f"{rows[-1]['case']:<48s} {rows[-1]['equation']}  λ {lam:.4f}", flush=True)
+    return rows
+
+
+def tempered_markdown(df: pd.DataFrame) -> str:
+    lines = [
+        "",
+        "## Tempered families (λ given or estimated)",
+        "",
+        f"Truth: u_t = c X^{{β, λ}} u with λ = {TEMPERED_LAMBDA:g}: the tempered Riesz symbol "
+        "-[(λ+iκ)^β + (λ-iκ)^β - 2λ^β] / (2 cos(πβ/2)) (β = 1.5, c = 0.3) and the one-sided "
+        "(λ+iκ)^β - λ^β (β = 0.7, c = -0.3); exact per-mode solutions, 120 x 96 points, t in "
+        "[0, 1], 2π-periodic; the users' default method (weak_pareto_robust), α in [0.5, 1.5] "
+        "(docs/method/tempered.md).",
+        "",
+        *markdown_table(df, TEMPERED_COLS),
+    ]
+    return "\n".join(lines) + "\n"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out-dir", default="results/model_class")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--particles", type=int, default=1_000_000)
     args = parser.parse_args()
     rows = []
     with threadpool_limits(1):
@@ -208,11 +435,16 @@ def main() -> None:
                 rows.append(row)
                 print(f"{row['case']:<22s} {row['families searched']:<42s} {row['equation']}")
         cost = cost_ratio(args.repeats)
+        skew = pd.DataFrame(skewed_rows(config(), args.particles))
+        tempered = pd.DataFrame(tempered_rows())
     df = pd.DataFrame(rows)
     out = Path(args.out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    write_csv_atomic(df, out / "tab_model_class.csv")
-    write_text_atomic(out / "tab_model_class.md", markdown(df, cost))
+    both = pd.concat([df, skew, tempered], ignore_index=True)
+    write_csv_atomic(both, out / "tab_model_class.csv")
+    text = markdown(df, cost) + skewed_markdown(skew) + tempered_markdown(tempered)
+    write_text_atomic(out / "tab_model_class.md", text)
+    write_text_atomic(out / "tab_model_class.tex", skewed_latex(df, skew, tempered))
     print(markdown(df, cost).splitlines()[-1])
 
 

@@ -31,7 +31,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("diagnostics",),
     ("reporting",),
     ("user",),
-    ("cli", "__init__"),
+    ("cli", "cli_help", "__init__"),
 )
 LAYER_OF = {name: i for i, names in enumerate(LAYERS) for name in names}
 

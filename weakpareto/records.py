@@ -14,12 +14,22 @@ Mode = Literal["sub", "int", "sup"]
 OperatorKind = Literal["directional", "riesz", "gl_left"]
 #: Periodic spatial operator families a term may carry, in precedence order: ``directional``
 #: ``(i kappa)^beta``, ``riesz`` ``-|kappa|^beta``, ``directional_right`` ``(-i kappa)^beta``
-#: (docs/method/operators.md#families-per-term).
-Family = Literal["directional", "riesz", "directional_right"]
+#: (docs/method/operators.md#families-per-term). :data:`TEMPERED_FAMILIES` follow them in
+#: :data:`ALL_FAMILIES`: ``tempered`` and ``tempered_riesz`` at the run's tempering lambda
+#: (docs/method/tempered.md).
+Family = Literal["directional", "riesz", "directional_right", "tempered", "tempered_riesz"]
 FAMILIES: tuple[Family, ...] = ("directional", "riesz", "directional_right")
+TEMPERED_FAMILIES: tuple[Family, ...] = ("tempered", "tempered_riesz")
+ALL_FAMILIES: tuple[Family, ...] = FAMILIES + TEMPERED_FAMILIES
 
 #: Text symbol of each family's (or operator's) term; 2-D terms add their direction.
-_TEXT_SYMBOL = {"riesz": "R", "directional_right": "D_-x"}
+_TEXT_SYMBOL = {
+    "riesz": "R",
+    "directional_right": "D_-x",
+    "tempered": "T_x",
+    "tempered_riesz": "TR",
+}
+_LATEX_SYMBOL = {"tempered": r"\mathcal{T}", "tempered_riesz": r"\mathcal{T}_{R}"}
 
 IDENTITY_TOL = 1e-8
 #: Operator-order tolerance tau_q (paper Sec. 5.1): two orders closer than this are the same
@@ -72,6 +82,8 @@ class Term:
         if self.is_identity:
             return "u"
         kind = self.family_in(operator)
+        if kind in _LATEX_SYMBOL:
+            return rf"{_LATEX_SYMBOL[kind]}^{{{self.order:.2f}}}u"
         if kind == "riesz":
             sub = "" if self.direction is None else f"^{{({self.direction})}}"
             return rf"\mathcal{{R}}{sub}_{{{self.order:.2f}}}u"

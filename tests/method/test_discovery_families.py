@@ -12,6 +12,7 @@ import pytest
 
 from weakpareto.benchmarks.generators import generate
 from weakpareto.benchmarks.noise import add_noise
+from weakpareto.benchmarks.particles import levy_drift_case
 from weakpareto.library.families import FamilyLibrary, family_library
 from weakpareto.library.weak import weak_library
 from weakpareto.method.discovery import Discovery, discover
@@ -104,28 +105,9 @@ def test_refusals(fade_families):
 # -- advection + Riesz dispersion: exact per-mode solution ----------------------------------------
 def levy_drift_config(alpha: float) -> dict[str, Any]:
     """D_t^alpha u = -0.5 u_x + 0.3 R^1.5 u on [0, 2 pi): u_hat(k, t) = u_hat(k, 0)
-    E_{alpha,1}(lambda_k t^alpha), lambda_k = -0.5 i k - 0.3 |k|^1.5 (the exponential at 1)."""
-    harmonics = [
-        {"fn": "sin", "m": 1, "amp": 1.0, "phase": 0.3},
-        {"fn": "cos", "m": 2, "amp": 0.6},
-        {"fn": "sin", "m": 3, "amp": 0.4, "phase": 1.0},
-        {"fn": "cos", "m": 5, "amp": 0.2, "phase": 0.5},
-        {"fn": "sin", "m": 7, "amp": 0.1, "phase": 0.2},
-    ]
-    return {
-        "name": "levy_drift",
-        "generator": {"kind": "mittag_leffler", "active_tol": 1e-9, "ic": {"harmonics": harmonics}},
-        "grid": {"nt": 120, "nx": 96, "T": 2.0, "L": 2 * np.pi, "t_endpoint": True},
-        "truth": {
-            "mode": "int" if alpha == 1.0 else "sub",
-            "alpha": alpha,
-            "operator": "directional",
-            "terms": [
-                {"power": 0, "order": 1.0, "coef": -0.5},
-                {"power": 0, "order": 1.5, "coef": 0.3, "family": "riesz"},
-            ],
-        },
-    }
+    E_{alpha,1}(lambda_k t^alpha), lambda_k = -0.5 i k - 0.3 |k|^1.5 (the exponential at 1);
+    the shared config of weakpareto/data/levy_drift.json."""
+    return levy_drift_case(alpha)
 
 
 @functools.cache

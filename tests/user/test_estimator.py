@@ -48,6 +48,7 @@ def test_defaults_are_documented_values():
         "n_boot": 200,
         "level": 0.9,
         "history": "none",
+        "tempering": None,
     }
 
 

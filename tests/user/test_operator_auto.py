@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from weakpareto.benchmarks.generators import generate
+from weakpareto.benchmarks.particles import levy_drift_case
 from weakpareto.errors import UserInputError
 from weakpareto.user.estimator import WeakPareto
 
@@ -18,26 +19,7 @@ RANGES = {"alpha_range": (0.6, 1.1), "beta_range": (0.5, 2.2)}
 @functools.cache
 def drift_field():
     """Exact solution of u_t = -0.5 u_x + 0.3 R^1.5 u (a Levy flight with drift), periodic."""
-    harmonics = [
-        {"fn": "sin", "m": 1, "amp": 1.0, "phase": 0.3},
-        {"fn": "cos", "m": 2, "amp": 0.6},
-        {"fn": "sin", "m": 3, "amp": 0.4, "phase": 1.0},
-        {"fn": "cos", "m": 5, "amp": 0.2, "phase": 0.5},
-    ]
-    cfg = {
-        "name": "drift",
-        "generator": {"kind": "mittag_leffler", "ic": {"harmonics": harmonics}},
-        "grid": {"nt": 100, "nx": 96, "T": 2.0, "L": 2 * np.pi, "t_endpoint": True},
-        "truth": {
-            "mode": "int",
-            "alpha": 1.0,
-            "operator": "directional",
-            "terms": [
-                {"power": 0, "order": 1.0, "coef": -0.5},
-                {"power": 0, "order": 1.5, "coef": 0.3, "family": "riesz"},
-            ],
-        },
-    }
+    cfg = levy_drift_case(1.0)  # weakpareto/data/levy_drift.json
     return generate(cfg, 0)
 
 

@@ -66,12 +66,23 @@ from weakpareto.numerics.operators import (
     riesz_multiplier,
     wavenumbers,
 )
+from weakpareto.numerics.tempered import TEMPERED_KINDS, tempered_spectral_multiplier
 
 # building blocks
 # ---------------------------------------------------------------------------------------
 
 
-def _multiplier(operator: str, kappa: FloatArray, order: float) -> ComplexArray:
+def _multiplier(
+    operator: str, kappa: FloatArray, order: float, tempering: float | None = None
+) -> ComplexArray:
+    """Symbol of one truth term; the tempered families (``tempered``, ``tempered_riesz``,
+    :mod:`weakpareto.numerics.tempered`) at ``tempering`` (``generator.tempering``)."""
+    if operator in TEMPERED_KINDS:
+        if tempering is None:
+            raise ValueError(f"a {operator!r} truth term needs generator.tempering (lambda > 0)")
+        return np.asarray(
+            tempered_spectral_multiplier(operator, kappa, order, tempering), dtype=np.complex128
+        )
     if operator == "riesz":
         return riesz_multiplier(kappa, order).astype(np.complex128)
     if operator == "directional":
@@ -79,8 +90,8 @@ def _multiplier(operator: str, kappa: FloatArray, order: float) -> ComplexArray:
     if operator == "directional_right":
         return directional_right_multiplier(kappa, order)
     raise ValueError(
-        "generator symbols support the operators 'riesz', 'directional' and "
-        f"'directional_right', got {operator!r}"
+        "generator symbols support the operators 'riesz', 'directional', "
+        f"'directional_right', 'tempered' and 'tempered_riesz', got {operator!r}"
     )
 
 
@@ -89,16 +100,20 @@ def _linear_symbol(
 ) -> ComplexArray:
     """Fourier symbol ``lambda(k) = sum_j coef_j * s_{order_j}(k)`` of the truth equation; in
     1-D a term's optional ``family`` replaces ``truth.operator`` for that term (a model mixing
-    families, e.g. advection with Riesz dispersion)."""
+    families, e.g. advection with Riesz dispersion); a tempered family's lambda is
+    ``generator.tempering`` (in the units of x)."""
     operator = str(get_path(cfg, "truth.operator"))
     terms = truth_terms(cfg)
+    tempering = opt_path(cfg, "generator.tempering", None)
     if ky is None:
         lam = np.zeros(kx.shape, dtype=np.complex128)
         for term in terms:
             if "direction" in term and term["direction"] != "x":
                 raise ValueError("1-D benchmarks accept only direction 'x' in truth terms")
             family = str(term.get("family") or operator)
-            lam += float(term["coef"]) * _multiplier(family, kx, float(term["order"]))
+            lam += float(term["coef"]) * _multiplier(
+                family, kx, float(term["order"]), None if tempering is None else float(tempering)
+            )
         return lam
     lam = np.zeros((kx.size, ky.size), dtype=np.complex128)
     for i, term in enumerate(terms):

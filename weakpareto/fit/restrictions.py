@@ -46,3 +46,32 @@ def without_noise_scoring(spec: FitSpec, rows: str) -> tuple[FitSpec, list[FitWa
     )
     discovery = dataclasses.replace(spec.discovery, noise_model="none")
     return dataclasses.replace(spec, discovery=discovery), [note]
+
+
+def check_tempering_supported(spec: FitSpec, data: FitData, domain: str) -> None:
+    """A one-line ``UserInputError`` where the tempered families (docs/method/tempered.md) have
+    no implementation: they are periodic Fourier multipliers searched by the weak Pareto
+    method on 1-D fields (several experiments of one equation included)."""
+    if not spec.tempered:
+        return
+    what = f"operator={'+'.join(spec.families)} (a tempered family)"
+    if spec.kind != "pareto" or spec.features != "weak":
+        raise UserInputError(
+            f"{what} is searched by the weak Pareto method; method={spec.method} has no tempered "
+            "columns: use method=weak_pareto_robust (or weak_pareto, weak_pareto_exact)"
+        )
+    if data.two_d:
+        raise UserInputError(f"{what} is 1-D only; for 2-D data give operator=directional/riesz")
+    if domain != "periodic":
+        raise UserInputError(
+            f"{what} is periodic only (a Fourier multiplier on the period); pass domain=periodic "
+            "if the data are periodic, or fit the bounded window with operator=directional/riesz"
+        )
+    if spec.uncertainty is not None:
+        raise UserInputError(
+            f"uncertainty=bootstrap is not implemented for {what}; fit without uncertainty="
+        )
+    if spec.history != "none":
+        raise UserInputError(f"history={spec.history} is not implemented for {what}")
+    if any(f.forcing for f in data.fields):
+        raise UserInputError(f"known forcing (forcing=) is not implemented for {what}")

@@ -133,8 +133,16 @@ def _common(field: FitField, spec: FitSpec, power_mode: PowerMode) -> dict[str, 
 
 
 def _families(library: WeakLibrary, spec: FitSpec) -> FeatureSource:
-    """The library itself, or (``operator=auto``) its features in every family of the spec."""
-    return with_families(library, spec.families) if spec.families else library
+    """The library itself, or (``operator=auto``, tempered families) its features in every
+    family of the spec, the tempered ones at ``spec.tempering``."""
+    if not spec.families:
+        return library
+    if spec.tempered and spec.tempering is None:
+        raise UserInputError(
+            "the tempered families need tempering= (lambda > 0 in 1/x units) here; WeakPareto "
+            "and wp discover estimate it when it is not given"
+        )
+    return with_families(library, spec.families, spec.tempering)
 
 
 def periodic_l1(field: FitField, spec: FitSpec, power_mode: PowerMode) -> FeatureSource:

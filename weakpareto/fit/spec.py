@@ -17,6 +17,7 @@ parameter has one meaning wherever it is given.
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -41,11 +42,15 @@ from weakpareto.method.settings import (
     conf_defaults,
     method_selector,
 )
+from weakpareto.numerics.tempered import MAX_TEMPERED_ORDER
 from weakpareto.numerics.windows import Budget
-from weakpareto.records import Family, OperatorKind
+from weakpareto.records import ALL_FAMILIES, TEMPERED_FAMILIES, Family, OperatorKind
 
 #: ``operator=auto``: the families searched per term (directional first: it names the equation).
 AUTO_FAMILIES: tuple[Family, ...] = ("directional", "riesz")
+#: Joins family names into one ``operator=`` value: ``operator=directional+tempered_riesz``
+#: searches each term in either family.
+FAMILY_JOIN = "+"
 
 #: What a method computes (``method.kind`` in ``conf/method/*.yaml``): the registry keys of
 #: :data:`weakpareto.fit.kinds.METHOD_KINDS`.
@@ -114,6 +119,14 @@ class FitSpec:
     families: tuple[Family, ...] = ()
     #: ``unknown``: the record starts after the onset (:mod:`weakpareto.fit.history`).
     history: HistoryModel = "none"
+    #: lambda of the tempered families (in the units of the fitted x); None: not given (the
+    #: user door estimates it, :mod:`weakpareto.user.tempering`).
+    tempering: float | None = None
+
+    @property
+    def tempered(self) -> bool:
+        """Whether a searched family is tempered (docs/method/tempered.md)."""
+        return any(f in TEMPERED_FAMILIES for f in self.families)
 
     def __post_init__(self) -> None:
         kinds = get_args(MethodKindName)
@@ -183,7 +196,10 @@ def spec_from_groups(
     families: tuple[Family, ...] = ()
     if operator == "auto":  # each term's family is chosen by the data
         operator, families = AUTO_FAMILIES[0], AUTO_FAMILIES
+    elif FAMILY_JOIN in operator or operator in TEMPERED_FAMILIES:
+        operator, families = "directional", operator_families(operator)
     beta_range = _float_pair(lib["beta_range"])
+    tempering = check_tempering_range(families, beta_range, lib.get("tempering", None))
     floor, note = order_floor(features, beta_range)
     discovery = DiscoveryConfig(
         alpha_range=_float_pair(lib["alpha_range"]),
@@ -255,7 +271,56 @@ def spec_from_groups(
         options=MappingProxyType(dict(m)),
         notes=(note,) if note else (),
         families=families,
+        tempering=tempering,
     )
+
+
+def operator_families(operator: str) -> tuple[Family, ...]:
+    """The families of ``operator=a+b`` (or of one tempered family), refused when unknown or
+    repeated."""
+    names = tuple(n.strip() for n in operator.split(FAMILY_JOIN))
+    if any(n not in ALL_FAMILIES for n in names) or len(set(names)) != len(names):
+        raise UserInputError(
+            f"operator={operator!r}: join distinct families among {', '.join(ALL_FAMILIES)} "
+            f"with {FAMILY_JOIN!r}, e.g. operator=directional{FAMILY_JOIN}tempered_riesz"
+        )
+    return cast("tuple[Family, ...]", names)
+
+
+def check_tempering_range(
+    families: tuple[Family, ...], beta_range: tuple[float, float], tempering: Any
+) -> float | None:
+    """The tempering lambda of a spec (None: to be estimated), refused where it cannot apply:
+    given without a tempered family, not > 0, or a ``beta_range`` on which a tempered symbol is
+    undefined (above 2) or jumps (the left ``tempered`` family at 1, docs/method/tempered.md)."""
+    tempered = [f for f in families if f in TEMPERED_FAMILIES]
+    if not tempered:
+        if tempering is not None:
+            raise UserInputError(
+                f"tempering={tempering!r} applies to the tempered families; give "
+                "operator=tempered or operator=tempered_riesz, or drop tempering="
+            )
+        return None
+    lo, hi = beta_range
+    if hi > MAX_TEMPERED_ORDER:
+        raise UserInputError(
+            f"beta_range=[{lo:g},{hi:g}]: the tempered families are defined for orders up to "
+            f"{MAX_TEMPERED_ORDER:g}; use beta_range with hi <= {MAX_TEMPERED_ORDER:g}"
+        )
+    if "tempered" in tempered and lo <= 1.0 < hi:
+        raise UserInputError(
+            f"beta_range=[{lo:g},{hi:g}] straddles 1, where operator family 'tempered' jumps by "
+            "an advection term (its drift correction starts above 1): use beta_range within "
+            "[0,1] or with lo > 1 (e.g. [1.05,2]), or tempered_riesz, which is continuous"
+        )
+    if tempering is None:
+        return None
+    if isinstance(tempering, bool) or not isinstance(tempering, int | float):
+        raise UserInputError(f"tempering={tempering!r} must be a number > 0 (lambda, 1/x units)")
+    value = float(tempering)
+    if not (math.isfinite(value) and value > 0.0):
+        raise UserInputError(f"tempering={tempering!r} must be a finite number > 0 (1/x units)")
+    return value
 
 
 # -- the two doors ---------------------------------------------------------------------------------
@@ -280,7 +345,9 @@ def groups_of_params(params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """The groups of validated estimator parameters: the ``conf/`` options of ``method`` and of
     ``selection`` (the method's own selector when None), each parameter of :data:`PARAMETERS`
     written into its key. ``updating=immediate`` turns off the batched population (SciPy
-    evaluates one trial at a time then)."""
+    evaluates one trial at a time then). A given ``tempering`` (the tempered families' lambda)
+    is ``library.tempering``, a key benchmarks do not have (``wp run``: add it to the benchmark's
+    library block)."""
     method = str(params["method"])
     selector = params.get("selection") or method_selector(method)
     groups = copy.deepcopy(conf_defaults(selection=selector, method=method))
@@ -291,4 +358,6 @@ def groups_of_params(params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
             value = params[name]
             groups[group][leaf] = list(value) if isinstance(value, tuple) else value
     groups["search"]["vectorized"] = groups["search"]["updating"] == "deferred"
+    if params.get("tempering") is not None:  # no conf/ key: only runs with tempered families
+        groups["library"]["tempering"] = params["tempering"]
     return groups

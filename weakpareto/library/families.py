@@ -5,7 +5,12 @@ every term carries its own family ``f_j``:
 
 * ``directional``: ``(i kappa)^beta`` (paper Eq. 3), the left Weyl derivative on the period;
 * ``riesz``: ``-|kappa|^beta`` (paper Eq. 2), symmetric;
-* ``directional_right``: ``(-i kappa)^beta``, its mirror and adjoint on the period.
+* ``directional_right``: ``(-i kappa)^beta``, its mirror and adjoint on the period;
+* ``tempered`` and ``tempered_riesz``: the tempered (truncated power-law) families at the run's
+  ``lambda`` (:mod:`weakpareto.numerics.tempered`, docs/method/tempered.md), built by
+  :func:`tempered_copy` as :class:`TemperedWeakLibrary` parts; they coincide with the others only
+  at ``beta = 2`` (all ``-kappa^2``) and, for ``tempered``, at ``beta = 1`` (``i kappa``)
+  (:func:`tempered_proportionality`).
 
 So advection with fractional dispersion, ``u_t = -v u_x + K R^1.5 u`` (a Lévy flight with drift),
 is one model although no single family holds both terms.
@@ -46,6 +51,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -54,8 +60,12 @@ from weakpareto.library.gram import FeatureSource
 from weakpareto.library.pooled import PooledSource
 from weakpareto.library.weak import PowerMode, SpatialTests, WeakLibrary, weak_library
 from weakpareto.library.weak_bounded import BoundedWeakLibrary
+from weakpareto.library.weak_exact import ExactTimeWeakLibrary
+from weakpareto.library.weighted_time import SampledExactLibrary
+from weakpareto.numerics import operators as ops
 from weakpareto.numerics import windows as tf
-from weakpareto.records import FAMILIES, IDENTITY_TOL, Family, Mode
+from weakpareto.numerics.tempered import TEMPERED_KINDS, tempered_spectral_multiplier
+from weakpareto.records import ALL_FAMILIES, IDENTITY_TOL, Family, Mode
 
 #: ``(theta, c)`` of every family's symbol ``c |kappa|^beta exp(i pi theta beta sgn(kappa)/2)``.
 SYMBOL_SHAPE: dict[Family, tuple[float, float]] = {
@@ -70,18 +80,21 @@ COINCIDENCE_TOL = IDENTITY_TOL
 def check_families(families: Sequence[str]) -> tuple[Family, ...]:
     """The families as a tuple, refused when empty, repeated or unknown."""
     out = tuple(families)
-    unknown = [f for f in out if f not in FAMILIES]
+    unknown = [f for f in out if f not in ALL_FAMILIES]
     if not out or unknown or len(set(out)) != len(out):
         raise ValueError(
-            f"families must be distinct names among {', '.join(FAMILIES)}; got {list(out)}"
+            f"families must be distinct names among {', '.join(ALL_FAMILIES)}; got {list(out)}"
         )
-    return out  # type: ignore[return-value]  # checked against FAMILIES above
+    return out  # type: ignore[return-value]  # checked against ALL_FAMILIES above
 
 
 def proportionality(f: Family, g: Family, beta: float) -> float | None:
-    """``r`` with ``X^{(f)}_beta = r X^{(g)}_beta`` exactly, or None (module docstring)."""
+    """``r`` with ``X^{(f)}_beta = r X^{(g)}_beta`` exactly, or None (module docstring; the
+    tempered families: :func:`tempered_proportionality`)."""
     if abs(beta) <= COINCIDENCE_TOL:
         return 1.0
+    if f in TEMPERED_KINDS or g in TEMPERED_KINDS:
+        return tempered_proportionality(f, g, beta)
     theta_f, c_f = SYMBOL_SHAPE[f]
     theta_g, c_g = SYMBOL_SHAPE[g]
     half_turns = 0.5 * beta * (theta_f - theta_g)
@@ -89,6 +102,32 @@ def proportionality(f: Family, g: Family, beta: float) -> float | None:
     if abs(half_turns - k) > COINCIDENCE_TOL:
         return None
     return (c_f / c_g) * (-1.0) ** k
+
+
+def _tempered_equivalent(f: Family, beta: float) -> Family | None:
+    """The untempered family a tempered one equals at ``beta`` for every tempering, if any:
+    both are ``-kappa^2`` (``riesz``) at ``beta = 2``; the left one is ``i kappa``
+    (``directional``) at ``beta = 1``, its left limit (docs/method/tempered.md)."""
+    if f not in TEMPERED_KINDS:
+        return f
+    if abs(beta - 2.0) <= COINCIDENCE_TOL:
+        return "riesz"
+    if f == "tempered" and 1.0 - COINCIDENCE_TOL <= beta <= 1.0:
+        return "directional"
+    return None
+
+
+def tempered_proportionality(f: Family, g: Family, beta: float) -> float | None:
+    """:func:`proportionality` when ``f`` or ``g`` is tempered (``beta != 0``): 1 for the same
+    family; otherwise via the untempered family each equals at ``beta`` (at ``beta = 2``
+    every family is ``-kappa^2``, at ``beta = 1`` the left tempered one is ``i kappa``), None
+    where a tempered symbol depends on lambda."""
+    if f == g:
+        return 1.0
+    f0, g0 = _tempered_equivalent(f, beta), _tempered_equivalent(g, beta)
+    if f0 is None or g0 is None:
+        return None
+    return proportionality(f0, g0, beta)
 
 
 def column_kinds(powers: Sequence[int], n_families: int) -> tuple[int, ...]:
@@ -107,9 +146,9 @@ def canonical_family(
     family: Family, beta: float, searched: Sequence[Family]
 ) -> tuple[Family, float]:
     """The family a term of ``family`` at ``beta`` is written in, and the factor ``r`` of its
-    coefficient: the first searched family, in the precedence of :data:`FAMILIES`, whose
+    coefficient: the first searched family, in the precedence of :data:`ALL_FAMILIES`, whose
     operator at ``beta`` is ``X^{(family)}_beta / r`` (``family`` itself if no earlier one)."""
-    for g in FAMILIES:
+    for g in ALL_FAMILIES:
         if g not in searched:
             continue
         r = proportionality(family, g, beta)
@@ -207,12 +246,86 @@ def restrict_families(source: FeatureSource, families: Sequence[Family]) -> Feat
     return restricted.parts[0] if len(restricted.families) == 1 else restricted
 
 
+@dataclass
+class TemperedWeakLibrary(WeakLibrary):
+    """:class:`WeakLibrary` of a tempered family (``operator`` in
+    :data:`weakpareto.numerics.tempered.TEMPERED_KINDS`) at the tempering ``lambda`` (in the
+    units of x): the same rows, with the tempered multiplier ``s(kappa)`` on the field and its
+    conjugate on the spatial tests (paper Eqs. 10-12: ``theta_k = <u, X_beta^* phi_k>_h``)."""
+
+    tempering: float = 1.0
+
+    def multiplier(self, betas: Array) -> Array:
+        """``s_beta(kappa)`` of the family at every order, ``(G, nx)``."""
+        betas = np.atleast_1d(np.asarray(betas, dtype=float))
+        kind = str(self.operator)
+        return np.asarray(tempered_spectral_multiplier(kind, self._kappa(), betas, self.tempering))
+
+    def spatial_apply(self, f: Array, betas: Array) -> Array:
+        """``X_beta f = Re IFFT(s_beta FFT f)`` along the last axis: ``(G,) + f.shape``."""
+        mult = self.multiplier(betas)
+        return ops.apply_multiplier(
+            f[None], mult.reshape((-1,) + (1,) * (f.ndim - 1) + (f.shape[-1],))
+        )
+
+    def spatial_adjoint_tests(self, betas: Array) -> Array:
+        """``X_beta^* psi_l = Re IFFT(conj(s_beta) FFT psi_l)``: ``(G, K_x, nx)``."""
+        mult = self.multiplier(betas)
+        return ops.apply_multiplier_adjoint(self.spatial_tests[None], mult[:, None, :])
+
+    def field_apply(self, betas: Array) -> Array:
+        """``X_beta u`` of the field for every order, ``(G, nt, nx)`` (its spectrum cached)."""
+        spectrum = self._cache.get("u_spectrum")
+        if spectrum is None:
+            spectrum = self._cache["u_spectrum"] = ops.forward_spectrum(self.u[None])
+        mult = self.multiplier(betas)
+        return ops.inverse_spectrum(mult[:, None, :] * spectrum)
+
+
+@dataclass
+class TemperedExactLibrary(TemperedWeakLibrary, ExactTimeWeakLibrary):
+    """The exact-time library (:mod:`weakpareto.library.weak_exact`) of a tempered family."""
+
+
+@dataclass
+class TemperedSampledLibrary(TemperedWeakLibrary, SampledExactLibrary):
+    """The sampled exact-time library (:mod:`weakpareto.library.weighted_time`) of a tempered
+    family."""
+
+
+#: The tempered library of each periodic base library type (exact types: a subclass with
+#: overrides of its own is refused rather than silently losing them).
+_TEMPERED_TYPES: dict[type, type[TemperedWeakLibrary]] = {
+    WeakLibrary: TemperedWeakLibrary,
+    ExactTimeWeakLibrary: TemperedExactLibrary,
+    SampledExactLibrary: TemperedSampledLibrary,
+    TemperedWeakLibrary: TemperedWeakLibrary,
+    TemperedExactLibrary: TemperedExactLibrary,
+    TemperedSampledLibrary: TemperedSampledLibrary,
+}
+
+
+def tempered_copy(base: WeakLibrary, family: Family, tempering: float) -> TemperedWeakLibrary:
+    """``base`` (the same field, tests and target) in a tempered family at ``tempering``."""
+    if family not in TEMPERED_KINDS:
+        raise ValueError(f"{family!r} is not a tempered family ({', '.join(TEMPERED_KINDS)})")
+    if not (np.isfinite(tempering) and tempering > 0.0):
+        raise ValueError(f"the tempering lambda must be a finite number > 0, got {tempering}")
+    cls = _TEMPERED_TYPES.get(type(base))
+    if cls is None:
+        raise ValueError(f"tempered families need a periodic weak library, got {type(base)}")
+    values = {f.name: getattr(base, f.name) for f in dataclasses.fields(base) if f.init}
+    values.update(operator=family, tempering=float(tempering), _cache={})
+    return cls(**values)
+
+
 def family_library(
     u: Array,
     t: Array,
     x: Array,
     families: Sequence[Family],
     *,
+    tempering: float | None = None,
     power_mode: PowerMode = "raw",
     period: float | None = None,
     spatial_tests: SpatialTests = "gaussian",
@@ -235,16 +348,42 @@ def family_library(
         budget=budget,
         width_scale=width_scale,
     )
-    return with_families(base, families)
+    return with_families(base, families, tempering)
 
 
-def with_families(base: WeakLibrary, families: Sequence[Family]) -> FamilyLibrary:
+def with_families(
+    base: WeakLibrary, families: Sequence[Family], tempering: float | None = None
+) -> FamilyLibrary:
     """A periodic weak library (the L1 one, or the exact-time one of
     :mod:`weakpareto.library.weak_exact`) in several families: copies differing only in their
     operator, so they share the field, the test functions and the target. A bounded-window
-    library is refused: its columns are not periodic multipliers."""
+    library is refused: its columns are not periodic multipliers. The tempered families need
+    ``tempering`` (lambda > 0, in the units of x; :func:`tempered_copy`)."""
     if isinstance(base, BoundedWeakLibrary):
         raise ValueError("operator families need a periodic domain; got a bounded-window library")
     chosen = check_families(families)
-    parts = tuple(dataclasses.replace(base, operator=f, _cache={}) for f in chosen)
-    return FamilyLibrary(chosen, parts)
+    if tempering is None and any(f in TEMPERED_KINDS for f in chosen):
+        raise ValueError(f"the tempered families of {list(chosen)} need a tempering lambda > 0")
+    return FamilyLibrary(chosen, tuple(_family_part(base, f, tempering) for f in chosen))
+
+
+def _family_part(base: WeakLibrary, family: Family, tempering: float | None) -> WeakLibrary:
+    """``base`` in one family: a copy with its operator (a tempered family at ``tempering``)."""
+    if family in TEMPERED_KINDS:
+        assert tempering is not None  # checked by with_families
+        return tempered_copy(base, family, tempering)
+    return dataclasses.replace(base, operator=cast(ops.SpectralKind, family), _cache={})
+
+
+def retempered(source: FeatureSource, tempering: float) -> FeatureSource:
+    """``source`` (a family library, or several pooled) with every tempered part at
+    ``tempering``; the other parts are kept as they are (their caches too)."""
+    if isinstance(source, PooledSource):
+        return PooledSource(tuple(retempered(p, tempering) for p in source.parts))
+    if not isinstance(source, FamilyLibrary):
+        raise ValueError("expected a FamilyLibrary or a PooledSource of FamilyLibraries")
+    parts = tuple(
+        tempered_copy(p, f, tempering) if isinstance(p, TemperedWeakLibrary) else p
+        for f, p in zip(source.families, source.parts)
+    )
+    return FamilyLibrary(source.families, parts)

@@ -24,8 +24,9 @@ from weakpareto.library.families import (
 from weakpareto.library.gram import FeatureSource
 from weakpareto.method.discovery import Discovery, ProgressFn
 from weakpareto.method.settings import DiscoveryConfig
+from weakpareto.method.skew import tie_skewed
 from weakpareto.records import (
-    FAMILIES,
+    ALL_FAMILIES,
     DiscoveryResult,
     Equation,
     Family,
@@ -87,7 +88,11 @@ def discover_families(
     equation's operator is :func:`equation_operator` of the families searched.
 
     Every front model, the selected and the final equation are relabelled by
-    :func:`family_equation`; a front point keeps its searched size and errors.
+    :func:`family_equation`; a front point keeps its searched size and errors. When both
+    one-sided families (directional, directional_right) are searched, the final model goes
+    through the same-order tie rule of :mod:`weakpareto.method.skew` (a skewed operator as a
+    pair at one order; its ``fit_error`` is then the tied model's); the front and the selected
+    model are the search's.
 
     With one family the run is today's single-family run on that family's own feature source,
     bit-identical to :func:`weakpareto.method.discovery.discover` with ``operator`` set to it.
@@ -95,7 +100,7 @@ def discover_families(
     power, not per kind.
     """
     chosen = check_families(families_of(source) if families is None else families)
-    ordered = tuple(f for f in FAMILIES if f in chosen)  # labels do not depend on the order given
+    ordered = tuple(f for f in ALL_FAMILIES if f in chosen)  # labels: independent of the order
     search_source = restrict_families(source, ordered)
     operator = equation_operator(ordered)
     if len(ordered) > 1 and cfg.noise_model != "none":
@@ -104,9 +109,13 @@ def discover_families(
         )
     kinds = column_kinds(cfg.powers, len(ordered))
     search_cfg = dataclasses.replace(cfg, powers=kinds, operator=operator)
-    res = Discovery(search_source, search_cfg).run(progress)
+    disc = Discovery(search_source, search_cfg)
+    res = disc.run(progress)
     if len(ordered) == 1 and ordered[0] == operator:
         return res  # exactly today's result: the terms carry the equation's operator
+    tied = tie_skewed(disc, res.final, ordered)  # None unless both one-sided families searched
+    if tied is not None:
+        res = dataclasses.replace(res, final=tied[0], fit_error=tied[1])
     front = tuple(
         dataclasses.replace(fp, equation=family_equation(fp.equation, ordered)) for fp in res.front
     )

@@ -444,16 +444,13 @@ def _bank(betas: ArrayLike) -> FloatArray:
     return b
 
 
-class _SpectralOperator(SpatialOperator):
+class MultiplierOperator(SpatialOperator):
     """Periodic Fourier-multiplier operator; adjoint = conjugate multiplier
-    (docs/method/operators.md#periodic-multipliers)."""
+    (docs/method/operators.md#periodic-multipliers). Subclasses give the multiplier."""
 
-    kind: SpectralKind
-
+    @abstractmethod
     def _mult(self, grid: SpatialGrid, betas: ArrayLike, ndim: int) -> NDArray[Any]:
-        b = _bank(betas)
-        s = spectral_multiplier(self.kind, wavenumbers(grid.n, grid.length), b)  # (G, n)
-        return s.reshape((b.size,) + (1,) * (ndim - 1) + (grid.n,))
+        """The multipliers ``(G, 1, ..., n)`` broadcast against an ``ndim``-array."""
 
     def apply_bank(self, f: ArrayLike, grid: SpatialGrid, betas: ArrayLike) -> FloatArray:
         f = np.asarray(f, dtype=float)
@@ -462,6 +459,17 @@ class _SpectralOperator(SpatialOperator):
     def adjoint_bank(self, phi: ArrayLike, grid: SpatialGrid, betas: ArrayLike) -> FloatArray:
         phi = np.asarray(phi, dtype=float)
         return apply_multiplier_adjoint(phi, self._mult(grid, betas, phi.ndim))
+
+
+class _SpectralOperator(MultiplierOperator):
+    """A named family's multiplier (:func:`spectral_multiplier`)."""
+
+    kind: SpectralKind
+
+    def _mult(self, grid: SpatialGrid, betas: ArrayLike, ndim: int) -> NDArray[Any]:
+        b = _bank(betas)
+        s = spectral_multiplier(self.kind, wavenumbers(grid.n, grid.length), b)  # (G, n)
+        return s.reshape((b.size,) + (1,) * (ndim - 1) + (grid.n,))
 
 
 @register_spatial("riesz")

@@ -304,7 +304,11 @@ def _read_data(
 
 
 def _operator_text(spec: FitSpec) -> str:
-    """The searched operator: one family, or (``operator=auto``) the families per term."""
+    """The searched operator: one family, or (``operator=auto``, joined or tempered families)
+    the families per term, with the tempering lambda when given."""
+    if spec.families and spec.tempered:
+        lam = "estimated" if spec.tempering is None else f"{spec.tempering:g}"
+        return f"{'+'.join(spec.families)} (tempering lambda {lam})"
     if spec.families:
         return f"auto ({' or '.join(spec.families)} per term)"
     return str(spec.discovery.operator)

@@ -51,7 +51,7 @@ from weakpareto.fit.checks import (
     units_warning,
 )
 from weakpareto.fit.kinds import check_supported
-from weakpareto.fit.run import fit, resolve_power_mode
+from weakpareto.fit.run import resolve_power_mode
 from weakpareto.fit.spec import Bootstrap, FitSpec, groups_of_params, spec_from_groups
 from weakpareto.method.settings import (
     DEFAULT_C_MAX,
@@ -86,6 +86,8 @@ from weakpareto.user.serialise import (
     json_param,
     result_to_dict,
 )
+from weakpareto.user.skew_report import skewed_entries, skewed_lines
+from weakpareto.user.tempering import fit_tempered, tempering_record
 from weakpareto.user.uncertainty_report import (
     DEFAULT_LEVEL,
     DEFAULT_N_BOOT,
@@ -193,6 +195,9 @@ class WeakPareto:
         ``unknown`` (ours; ``method="weak_pareto_exact"``): the record starts after the process's
         onset; the memory of the unobserved past is modelled (:mod:`weakpareto.fit.history`)
         and ``grid_["history"]`` records the model.
+    tempering : float or None, default None
+        lambda (1/x units) of ``operator="tempered"`` / ``"tempered_riesz"`` / ``"a+tempered"``;
+        None estimates it (:mod:`weakpareto.user.tempering`); fitted: ``tempering_``, in grid_.
 
     Fitted attributes
     -----------------
@@ -247,6 +252,7 @@ class WeakPareto:
         n_boot: int = DEFAULT_N_BOOT,
         level: float = DEFAULT_LEVEL,
         history: str = "none",
+        tempering: float | None = None,
     ) -> None:
         self.operator = operator
         self.alpha_range = alpha_range
@@ -270,6 +276,7 @@ class WeakPareto:
         self.n_boot = n_boot
         self.level = level
         self.history = history
+        self.tempering = tempering
 
     # -- scikit-learn parameter protocol -----------------------------------------------------
     @classmethod
@@ -410,7 +417,7 @@ class WeakPareto:
         data = with_forcing(fit_data(unitless_fields, given), forcing, scales)
         unitless = unitless_fields[0]
         two_d = isinstance(unitless, CheckedField2D)
-        outcome = fit(data, spec, rescaled=True)
+        outcome, lam, found = fit_tempered(data, spec, scales)  # fit(data, spec) untempered
         raw = outcome.result
         grid = (
             field_grid(fields[0], outcome)
@@ -419,7 +426,7 @@ class WeakPareto:
         )
         res, clipped = scales.result(raw)  # UserInputError if a final coef leaves float64
         grid["scales"] = scales.to_dict()
-        found: list[FitWarning] = []
+        grid.update(tempering_record(lam, spec.tempering))  # {} without tempered families
         level, floor = pooled_noise([f.u for f in unitless_fields]), None
         if outcome.source is not None:
             cfg = outcome.spec.discovery
@@ -477,6 +484,7 @@ class WeakPareto:
         self.experiment_rows_ = experiment_rows(grid)
         self.warnings_: list[FitWarning] = list(found or [])
         self.noise_level_ = as_float(grid.get("noise_level"))
+        self.tempering_ = grid.get("tempering")  # lambda of the tempered families (1/x units)
         self.equation_ = eq
         self.mode_ = eq.mode
         self.alpha_ = float(eq.alpha)
@@ -526,6 +534,7 @@ class WeakPareto:
             print(line)
         print(f"selected ({self.mode_} branch, E_fit {self.fit_error_:.3e}):")
         print(f"  {self.equation_.text(sig_digits=SIG_DIGITS)}")
+        print("".join(f"{line}\n" for line in skewed_lines(self.equation_, SIG_DIGITS)), end="")
         for line in [] if self.uncertainty_ is None else self.uncertainty_.lines(SIG_DIGITS):
             print(line)
         for line in self.warning_lines():
@@ -548,6 +557,7 @@ class WeakPareto:
         if hasattr(self, "result_"):
             out.update(self.equation_.to_dict())
             out["equation"] = self.equation_.text(sig_digits=SIG_DIGITS)
+            out.update(skewed_entries(self.equation_))  # {"skewed": [K, s, beta per pair]} or {}
             out["warnings"] = [w.to_dict() for w in self.warnings_]
             out["noise_level"] = finite_or_none(self.noise_level_)
             out["pareto_front"] = [

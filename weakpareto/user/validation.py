@@ -41,12 +41,14 @@ import numpy as np
 
 from weakpareto._typing import Array
 from weakpareto.errors import UserInputError
+from weakpareto.fit.spec import FAMILY_JOIN, operator_families
 from weakpareto.method.settings import (
     DEFAULT_EPS_ALPHA,
     DEFAULT_N_ALPHA_NODES,
     method_names,
 )
 from weakpareto.numerics.orders import MAX_SPATIAL_ORDER, temporal_branches
+from weakpareto.records import TEMPERED_FAMILIES
 from weakpareto.user.field_values import (
     check_period,
     check_repeated_endpoint,
@@ -118,14 +120,33 @@ def check_choice(name: str, value: Any, choices: Sequence[str], hint: str = "") 
 
 
 def check_operator(value: Any) -> str:
-    """Spatial operator family of the periodic library (paper Eqs. 2-3)."""
+    """Spatial operator family of the periodic library (paper Eqs. 2-3), ``auto``, a tempered
+    family or families joined by ``+`` (docs/method/tempered.md)."""
+    if isinstance(value, str) and (FAMILY_JOIN in value or value in TEMPERED_FAMILIES):
+        operator_families(value)  # one-line refusal of unknown or repeated names
+        return value
     return check_choice(
         "operator",
         value,
         OPERATORS,
         "directional: multiplier (i kappa)^beta, advection/transport; "
-        "riesz: -|kappa|^beta, symmetric diffusion; auto: each term's family chosen by the data",
+        "riesz: -|kappa|^beta, symmetric diffusion; auto: each term's family chosen by the data; "
+        "tempered, tempered_riesz: truncated power-law jumps (with tempering=); families joined "
+        "by +, e.g. directional+tempered_riesz",
     )
+
+
+def check_tempering(value: Any) -> float | None:
+    """``tempering=``: None (estimated) or a finite number > 0 (lambda in 1/x units)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not _is_real(value) or not math.isfinite(float(value)):
+        raise UserInputError(
+            f"tempering={value!r} must be a number > 0 (lambda in 1/x units) or null (estimate)"
+        )
+    if float(value) <= 0.0:
+        raise UserInputError(f"tempering={value!r} must be > 0 (lambda in 1/x units)")
+    return float(value)
 
 
 def _pair(name: str, value: Any, example: str) -> tuple[float, float]:
@@ -237,6 +258,7 @@ def check_params(params: Mapping[str, Any]) -> dict[str, Any]:
         else check_choice("selection", p["selection"], SELECTION_RULES),
         "margin": check_nonneg_float("margin", p["margin"]),
         "domain": check_choice("domain", p.get("domain", "auto"), DOMAINS),
+        "tempering": check_tempering(p.get("tempering")),
     }
     if not isinstance(p["polish"], bool | np.bool_):
         raise UserInputError(f"polish={p['polish']!r} must be true or false")

@@ -1,0 +1,120 @@
+"""tempering= at the WeakPareto and wp discover doors (user/tempering.py)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from weakpareto.benchmarks.generators import generate
+from weakpareto.cli import main
+from weakpareto.errors import UserInputError
+from weakpareto.user.estimator import WeakPareto
+
+LAM, COEF, ORDER = 1.0, 0.3, 1.5
+RANGES = {"alpha_range": (0.5, 1.5), "beta_range": (0.5, 2.0)}
+
+
+def tempered_field(x_unit: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """u_t = 0.3 TR^{1.5, lambda=1} u on 120 t x 96 x of a 2 pi period, exact per mode."""
+    harmonics = [
+        {"fn": "sin", "m": 1, "amp": 1.0},
+        {"fn": "cos", "m": 2, "amp": 0.5},
+        {"fn": "sin", "m": 3, "amp": 0.3, "phase": 0.7},
+        {"fn": "cos", "m": 5, "amp": 0.15, "phase": 0.2},
+        {"fn": "sin", "m": 7, "amp": 0.08, "phase": 1.1},
+    ]
+    cfg = {
+        "name": "tempered_riesz",
+        "generator": {"kind": "mittag_leffler", "tempering": LAM, "ic": {"harmonics": harmonics}},
+        "grid": {"nt": 120, "nx": 96, "T": 1.0, "L": 2.0 * np.pi, "t_endpoint": True},
+        "truth": {
+            "mode": "int",
+            "alpha": 1.0,
+            "operator": "tempered_riesz",
+            "terms": [{"power": 0, "order": ORDER, "coef": COEF}],
+        },
+    }
+    f = generate(cfg)
+    return f.u, f.t, f.x * x_unit
+
+
+def _check_recovered(model: WeakPareto, coef: float = COEF) -> None:
+    eq = model.equation_
+    assert eq.mode == "int" and len(eq.terms) == 1
+    term = eq.terms[0]
+    assert term.family == "tempered_riesz" and term.power == 0
+    assert abs(term.order - ORDER) < 0.02
+    assert abs(term.coef - coef) < 0.03 * coef
+
+
+def test_given_lambda_recovers_the_equation() -> None:
+    model = WeakPareto(operator="tempered_riesz", tempering=LAM, **RANGES)
+    model.fit(*tempered_field())
+    _check_recovered(model)
+    assert model.tempering_ == LAM and model.grid_["tempering_given"] is True
+    again = WeakPareto.from_json(model.to_json())
+    assert again.tempering_ == LAM and again.equation_ == model.equation_
+    assert "TR^1.5" in model.equation_.text()
+
+
+def test_lambda_is_in_the_units_of_x() -> None:
+    """x in units 10 times smaller: lambda / 10, coefficient times 10^-1.5, same orders."""
+    model = WeakPareto(operator="tempered_riesz", tempering=LAM / 10.0, **RANGES)
+    model.fit(*tempered_field(x_unit=10.0))
+    _check_recovered(model, coef=COEF * 10.0**ORDER)
+
+
+@pytest.mark.slow
+def test_estimated_lambda_recovers_lambda_and_the_equation() -> None:
+    model = WeakPareto(operator="tempered_riesz", **RANGES).fit(*tempered_field())
+    _check_recovered(model)
+    assert abs(model.tempering_ / LAM - 1.0) < 0.1
+    assert model.grid_["tempering_given"] is False
+    assert any(w.code == "tempering" for w in model.warnings_)
+
+
+def test_refusals() -> None:
+    u, t, x = tempered_field()
+    with pytest.raises(UserInputError, match="1-D only"):
+        WeakPareto(operator="tempered_riesz", tempering=1.0, powers=(0,), **RANGES).fit(
+            u[:, :, None] * (1.0 + 0.1 * np.sin(np.arange(16.0) * np.pi / 8))[None, None, :],
+            t,
+            x,
+            np.arange(16.0),
+        )
+    with pytest.raises(UserInputError, match="periodic only"):
+        WeakPareto(operator="tempered_riesz", tempering=1.0, domain="bounded", **RANGES).fit(
+            u, t, x
+        )
+    with pytest.raises(UserInputError, match="uncertainty=bootstrap"):
+        WeakPareto(operator="tempered_riesz", tempering=1.0, uncertainty="bootstrap", **RANGES).fit(
+            u, t, x
+        )
+    with pytest.raises(UserInputError, match="tempering="):
+        WeakPareto(operator="riesz", tempering=1.0).fit_spec()
+    with pytest.raises(UserInputError, match="tempering="):
+        WeakPareto(operator="tempered_riesz", tempering="one").fit_spec()
+
+
+def test_wp_discover_takes_tempering(tmp_path, capsys) -> None:
+    u, t, x = tempered_field()
+    np.savez(tmp_path / "f.npz", u=u, t=t, x=x)
+    out = tmp_path / "r.json"
+    main(
+        [
+            "discover",
+            f"data={tmp_path / 'f.npz'}",
+            "operator=tempered_riesz",
+            "tempering=1.0",
+            "alpha_range=[0.5,1.5]",
+            "beta_range=[0.5,2.0]",
+            f"out={out}",
+        ]
+    )
+    assert "tempered_riesz (tempering lambda 1)" in capsys.readouterr().out
+    payload = json.loads(out.read_text())
+    assert payload["grid"]["tempering"] == 1.0 and payload["params"]["tempering"] == 1.0
+    (term,) = payload["terms"]
+    assert term["family"] == "tempered_riesz" and abs(term["coef"] - COEF) < 0.03 * COEF
