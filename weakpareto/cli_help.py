@@ -253,6 +253,9 @@ def discover_help() -> str:
             "  history=none             none: the record starts at the onset | unknown: it starts",
             "                           later; the missing memory is modelled "
             "(method=weak_pareto_exact)",
+            "  noise_kind=measurement   measurement | intrinsic: fluctuations that obey the "
+            "dynamics",
+            "                           (densities of moving particles; alpha = 1, linear terms)",
             "example: wp discover data=f.npz operator=directional alpha_range=[0.6,1.05] "
             "beta_range=[0.5,2.0] out=r.json",
         ]

@@ -51,6 +51,16 @@ def test_x0_on_bound_is_accepted_by_scipy_rescaling():
     assert x == pytest.approx([0.999, 2.0], abs=1e-12)
 
 
+def test_x0_on_bound_passes_the_reciprocal_rescaling_too():
+    """(2.966 - mid) / span + 0.5 is exactly 1, but SciPy multiplies by the reciprocal of the
+    span and gets 1 + 2e-16: the anchor must be stepped inward for that product as well."""
+    bounds = [(1.467, 2.966)]
+    x = _inside_bounds(np.array([2.966]), bounds)
+    mid, span = 0.5 * (1.467 + 2.966), 2.966 - 1.467
+    assert (x[0] - mid) * (1.0 / span) + 0.5 <= 1.0
+    assert x[0] < 2.966 and x[0] == pytest.approx(2.966, abs=1e-14)
+
+
 def test_split_is_seeded_and_disjoint():
     a_tr, a_va = train_val_split(1040, 0.25, 3)
     b_tr, b_va = train_val_split(1040, 0.25, 3)

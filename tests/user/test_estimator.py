@@ -49,6 +49,7 @@ def test_defaults_are_documented_values():
         "level": 0.9,
         "history": "none",
         "tempering": None,
+        "noise_kind": "measurement",
     }
 
 

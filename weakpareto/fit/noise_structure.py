@@ -131,7 +131,8 @@ def check_time_correlated_noise(fields: Sequence[Array]) -> list[FitWarning]:
             f"the noise is correlated in time (its finite-difference level along t is "
             f"{ratio:.2f} of the level along x; white noise gives 1), as in densities of moving "
             "particles or filtered sensors: a weak fit reads such noise as dynamics, so the "
-            "highest spatial order tends to come out low and intervals are too narrow; more "
-            "particles or averaged repeats help",
+            "highest spatial order tends to come out low and intervals are too narrow; for "
+            "densities of independent particles refit with noise_kind=intrinsic (corrects for "
+            "fluctuations that obey the dynamics), else more particles or averaged repeats help",
         )
     ]

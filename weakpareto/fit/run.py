@@ -35,6 +35,7 @@ from weakpareto.fit.forcing import (
     forcing_of,
 )
 from weakpareto.fit.history import check_history_supported, finish_history, history_applicable
+from weakpareto.fit.intrinsic import check_intrinsic_supported, finish_intrinsic
 from weakpareto.fit.kinds import ProgressFn, check_supported
 from weakpareto.fit.sampling import sampling_notes
 from weakpareto.fit.sources import Experiments, FitData
@@ -157,6 +158,8 @@ def fit(
         check_forcing_supported(spec, data, choice.domain)
         spec, forcing_notes = forcing_applicable(spec)
         notes += forcing_notes
+    if spec.noise_kind == "intrinsic":
+        check_intrinsic_supported(spec, data, choice.domain)
     if spec.history != "none":
         check_history_supported(spec, data, choice.domain)
         spec, history_notes = history_applicable(spec)
@@ -167,6 +170,10 @@ def fit(
         fitted = dataclasses.replace(
             fitted, result=finish_history(fitted.result, fitted.source, spec)
         )
+    if spec.noise_kind == "intrinsic" and fitted.source is not None:
+        result, intrinsic_notes = finish_intrinsic(fitted.result, fitted.source, spec)
+        fitted = dataclasses.replace(fitted, result=result)
+        notes += intrinsic_notes
     if isinstance(fitted.source, ForcedSource):
         result, source = finish_forcing(
             fitted.result, fitted.source, forcing_of(data), spec.discovery

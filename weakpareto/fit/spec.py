@@ -91,6 +91,10 @@ class Bootstrap:
     level: float = 0.9
 
 
+NoiseKind = Literal["measurement", "intrinsic"]
+NOISE_KINDS: tuple[NoiseKind, ...] = ("measurement", "intrinsic")
+
+
 @dataclass(frozen=True)
 class FitSpec:
     """One fit's settings (the data's search ranges included), validated on construction."""
@@ -122,6 +126,9 @@ class FitSpec:
     #: lambda of the tempered families (in the units of the fitted x); None: not given (the
     #: user door estimates it, :mod:`weakpareto.user.tempering`).
     tempering: float | None = None
+    #: ``intrinsic``: the noise is fluctuations that obey the dynamics (densities of moving
+    #: particles); the final model is corrected for them (:mod:`weakpareto.fit.intrinsic`).
+    noise_kind: NoiseKind = "measurement"
 
     @property
     def tempered(self) -> bool:

@@ -254,17 +254,22 @@ def _dedup(values: list[float], tol: float = 1e-9) -> list[float]:
 
 
 def _inside_bounds(x0: Array, bounds: list[tuple[float, float]]) -> Array:
-    """Clip ``x0`` so scipy's rescaling ``(x - mid)/|hi - lo| + 0.5`` stays in [0, 1].
+    """Clip ``x0`` so scipy's rescaling ``(x - mid) * (1 / |hi - lo|) + 0.5`` stays in [0, 1].
 
-    An anchor on a bound can rescale to 1 + 1e-16 and be rejected; step it inward by ulps.
+    An anchor on a bound can rescale to 1 + 1e-16 and be rejected; step it inward by ulps until
+    both the quotient and SciPy's product with the reciprocal (which can differ by an ulp) are
+    inside.
     """
     lo = np.array([b[0] for b in bounds], dtype=float)
     hi = np.array([b[1] for b in bounds], dtype=float)
     x = np.clip(x0, lo, hi)
     mid, span = 0.5 * (lo + hi), np.abs(hi - lo)
+    safe = np.where(span > 0, span, 1.0)
     for _ in range(8):
-        scaled = (x - mid) / np.where(span > 0, span, 1.0) + 0.5
-        high, low = scaled > 1.0, scaled < 0.0
+        quotient = (x - mid) / safe + 0.5
+        product = (x - mid) * (1.0 / safe) + 0.5
+        high = (quotient > 1.0) | (product > 1.0)
+        low = (quotient < 0.0) | (product < 0.0)
         if not (high.any() or low.any()):
             break
         x = np.where(high, np.nextafter(x, lo), np.where(low, np.nextafter(x, hi), x))

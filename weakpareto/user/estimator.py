@@ -72,7 +72,7 @@ from weakpareto.user.experiments import (
 from weakpareto.user.forcing import CheckedForcing, check_forcing, given_coefficients, with_forcing
 from weakpareto.user.front_text import front_lines
 from weakpareto.user.grid_record import experiment_rows, experiments_grid, field_grid
-from weakpareto.user.history_option import with_history
+from weakpareto.user.history_option import with_history, with_noise
 from weakpareto.user.saved_state import (
     check_state_params,
     fitted_state,
@@ -191,10 +191,11 @@ class WeakPareto:
         ``bootstrap`` (ours): intervals at ``level`` from ``n_boot`` block resamples of the weak
         equations (alpha, orders and coefficients refit on the support), inclusion frequencies,
         S_beta and ``identifiability`` warnings (:mod:`weakpareto.user.uncertainty_report`).
-    history : {"none", "unknown"}, default "none"
-        ``unknown`` (ours; ``method="weak_pareto_exact"``): the record starts after the process's
-        onset; the memory of the unobserved past is modelled (:mod:`weakpareto.fit.history`)
-        and ``grid_["history"]`` records the model.
+    history : {"none", "unknown"}, "none"; noise_kind : {"measurement", "intrinsic"}
+        ``history=unknown`` (ours; weak_pareto_exact): the record starts after the onset, the
+        unobserved past's memory is modelled (:mod:`weakpareto.fit.history`, ``grid_``).
+        ``noise_kind=intrinsic`` (ours): fluctuations that obey the dynamics (densities of moving
+        particles) are corrected for (:mod:`weakpareto.fit.intrinsic`; alpha = 1, linear terms).
     tempering : float or None, default None
         lambda (1/x units) of ``operator="tempered"`` / ``"tempered_riesz"`` / ``"a+tempered"``;
         None estimates it (:mod:`weakpareto.user.tempering`); fitted: ``tempering_``, in grid_.
@@ -215,10 +216,8 @@ class WeakPareto:
     noise_level_ : float, apparent noise of u relative to std(u)
     uncertainty_ : Uncertainty | None; with a bootstrap also intervals_ : dict of (lo, hi) in
         the data's units ``{"alpha", "orders": [...], "coef": [...]}``, inclusion_ : array
-    result_ : DiscoveryResult, grid_ : dict (nt, nx, dt, dx, period, power_mode, test_counts;
-        2-D: nt, nx, ny, dt, dx, dy, period, period_y, test_counts; both: scales, noise_level,
-        noise_floor; several experiments: n_experiments, power_mode, experiments — one record
-        per experiment with its ``experiment`` number, ``rows`` and grid)
+    result_ : DiscoveryResult, grid_ : dict (grid steps and sizes, period(s), power_mode,
+        test_counts, scales, noise_level, noise_floor; several experiments: one record each)
     n_experiments_ : int, experiment_rows_ : tuple of int — the experiments fitted together and
         the number of weak equations of each (one experiment: ``(K,)``)
 
@@ -253,6 +252,7 @@ class WeakPareto:
         level: float = DEFAULT_LEVEL,
         history: str = "none",
         tempering: float | None = None,
+        noise_kind: str = "measurement",
     ) -> None:
         self.operator = operator
         self.alpha_range = alpha_range
@@ -275,8 +275,7 @@ class WeakPareto:
         self.uncertainty = uncertainty
         self.n_boot = n_boot
         self.level = level
-        self.history = history
-        self.tempering = tempering
+        self.history, self.tempering, self.noise_kind = history, tempering, noise_kind
 
     # -- scikit-learn parameter protocol -----------------------------------------------------
     @classmethod
@@ -318,7 +317,7 @@ class WeakPareto:
             groups_of_params(p), p["seed"], domain=p["domain"], uncertainty=boot
         )
         check_supported(spec, two_dims=False, domain="periodic", rescaled=True)  # before any data
-        return with_history(spec, self.history)
+        return with_noise(with_history(spec, self.history), self.noise_kind)
 
     def discovery_config(self) -> DiscoveryConfig:
         """The :class:`DiscoveryConfig` of the current (validated) parameters."""

@@ -1,4 +1,5 @@
-"""``history=`` of ``WeakPareto`` / ``wp discover``: where the record starts (ours).
+"""``history=`` and ``noise_kind=`` of ``WeakPareto`` / ``wp discover``: where the record starts and
+what its noise is (ours).
 
 ``none`` (default): the record's first sample is the process's onset. ``unknown``: the process
 started earlier and the memory of the unobserved past is modelled
@@ -11,6 +12,7 @@ import dataclasses
 from typing import Any, cast
 
 from weakpareto.errors import UserInputError
+from weakpareto.fit.intrinsic import check_noise_kind
 from weakpareto.fit.spec import FitSpec
 from weakpareto.library.history import HISTORY_MODELS, HistoryModel
 
@@ -29,3 +31,10 @@ def with_history(spec: FitSpec, value: Any) -> FitSpec:
     """The spec with its history model (unchanged for ``none``)."""
     model = check_history(value)
     return spec if model == "none" else dataclasses.replace(spec, history=model)
+
+
+def with_noise(spec: FitSpec, value: Any) -> FitSpec:
+    """The spec with its noise kind (unchanged for ``measurement``): ``intrinsic`` corrects the
+    final model for fluctuations that obey the dynamics (:mod:`weakpareto.fit.intrinsic`)."""
+    kind = check_noise_kind(value)
+    return spec if kind == "measurement" else dataclasses.replace(spec, noise_kind=kind)
