@@ -5,7 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from weakpareto.library.noise_covariance import FeatureCovariance, estimate_noise, row_mask
+from weakpareto.library.noise_covariance import (
+    FeatureCovariance,
+    estimate_noise,
+    realisation_spread,
+    row_mask,
+)
 from weakpareto.library.weak import weak_library
 from weakpareto.library.weak_exact import exact_time_weak_library
 
@@ -137,3 +142,16 @@ def test_adjoint_tests_of_one_order_are_kept_read_only_and_equal_the_batched_one
     assert lib.spatial_adjoint_tests(np.array([1.3])) is one  # kept for the next call
     assert not one.flags.writeable
     np.testing.assert_array_equal(one[0], batched[1])
+
+
+def test_realisation_spread_equals_the_formed_row_covariance():
+    """``sqrt(2 tr S^2) / tr S`` without forming S equals the value from the formed (K x K)
+    row covariance ``S[(a,l),(b,m)] = sum_ij W_ai W_bi psi_l(x_j) psi_m(x_j) s_ij``."""
+    t, x, u = smooth_field(30, 24)
+    lib = exact_time_weak_library(u, t, x, operator="riesz", test_counts=(6, 5))
+    s = np.random.default_rng(2).uniform(0.5, 2.0, u.shape) * 1e-3
+    w = lib.target_weights(np.array([0.7]), "sub")[0]
+    sp = lib.spatial_tests
+    rows = np.einsum("ai,bi,lj,mj,ij->albm", w, w, sp, sp, s).reshape(30, 30)
+    formed = np.sqrt(2.0 * np.sum(rows * rows)) / np.trace(rows)
+    assert realisation_spread(FeatureCovariance(lib, s), w) == pytest.approx(formed, rel=1e-12)

@@ -55,6 +55,18 @@ def test_uncorrected_score_prefers_the_smallest_order_and_the_corrected_one_the_
     assert noise.estimate.level == pytest.approx(0.02 / np.sqrt(3), rel=0.05)
 
 
+def test_full_row_fit_equals_training_plus_validation_tables(rd_discoveries):
+    """The polish's full-row fit subtracts one covariance over all rows; it equals the fit of
+    the training and validation tables with their own covariances (linear in the row mask)."""
+    d = rd_discoveries["auto"]
+    betas = np.array([0.0, 1.63])
+    for alpha, mode in ((0.93, "sub"), (1.0, "int")):
+        got = d.exact_fit(mode, alpha, (0, 0), betas, 1e-3)
+        want = d._system_tables(mode, alpha, (0, 0), betas).full_fit(1e-3)
+        np.testing.assert_allclose(got[0], want[0], rtol=1e-10)
+        assert got[1] == pytest.approx(want[1], rel=1e-10)
+
+
 def test_noise_dominated_branch_is_not_searched(rd_discoveries):
     """RD's superunit target needs u'(0) from 2 %-noisy data: mostly noise, branch dropped."""
     d = rd_discoveries["auto"]

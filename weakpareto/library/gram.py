@@ -219,10 +219,7 @@ class GramTables:
     def full_fit(self, ridge: float) -> tuple[Array, float]:
         """Fit of slot 0 on slots 1.. over all rows and ``sqrt(RSS / y^T y)`` (tables of one
         explicit system, :meth:`build_from_vectors`)."""
-        g = self.full.gram[None]
-        coef = ridge_from_gram(g, ridge)
-        rss = float(_rss(g, coef)[0])
-        return coef[0], float(np.sqrt(rss) / (np.sqrt(max(g[0, 0, 0], 0.0)) + EPS_REL))
+        return fit_of_gram(self.full.gram, ridge)
 
     def evaluate(self, idx: Array, w: Array, ridge: float) -> Evaluation:
         """Fit and score N candidates given stencils ``(N, c+1, 2)``: slot 0 is the target."""
@@ -232,6 +229,15 @@ class GramTables:
         g_va, s_va = _blend_gram(self.val, idx, w)
         e_va, mse_va = _normalised_error(g_va, s_va, coef, self.val.n)
         return Evaluation(coef, e_tr, e_va, mse_va)
+
+
+def fit_of_gram(gram: Array, ridge: float) -> tuple[Array, float]:
+    """Ridge fit of slot 0 on slots 1.. from one ``[y, X]`` Gram matrix and the relative
+    residual ``sqrt(RSS / y^T y)``."""
+    g = gram[None]
+    coef = ridge_from_gram(g, ridge)
+    rss = float(_rss(g, coef)[0])
+    return coef[0], float(np.sqrt(rss) / (np.sqrt(max(g[0, 0, 0], 0.0)) + EPS_REL))
 
 
 def _normalised_error(gram: Array, sums: Array, coef: Array, n: int) -> tuple[Array, Array]:

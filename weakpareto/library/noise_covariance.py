@@ -260,12 +260,14 @@ def realisation_spread(cov: FeatureCovariance, weights: Array) -> float:
     ``weights`` are the target's temporal weights ``(K_t, nt)``.
     """
     sp, s = cov.source.spatial_tests, cov.variance
-    z = np.einsum("lj,mj,ij->ilm", sp, sp, s, optimize=True)  # (nt, K_x, K_x)
-    rows = np.einsum("ai,bi,ilm->albm", weights, weights, z, optimize=True)
-    k = weights.shape[0] * sp.shape[0]
-    rows = rows.reshape(k, k)
-    trace = float(np.trace(rows))
-    return float(np.sqrt(2.0 * np.sum(rows * rows)) / trace) if trace > 0.0 else 0.0
+    # S[(a,l),(b,m)] = sum_i W_ai W_bi z_ilm with z_i = psi diag(s_i) psi^T, never formed:
+    # tr S = sum_i (sum_a W_ai^2) tr z_i and tr S^2 = sum_ii' (W^T W)_ii'^2 tr(z_i z_i')
+    z = (sp[None] * s[:, None, :]) @ sp.T  # (nt, K_x, K_x), symmetric per i
+    flat = z.reshape(z.shape[0], -1)
+    gram = weights.T @ weights  # (nt, nt)
+    trace = float(np.sum(weights * weights, axis=0) @ np.trace(z, axis1=1, axis2=2))
+    square = float(np.sum(gram * gram * (flat @ flat.T)))
+    return float(np.sqrt(2.0 * square) / trace) if trace > 0.0 else 0.0
 
 
 def row_mask(rows: Array, shape: tuple[int, int]) -> Array:

@@ -21,8 +21,10 @@ from weakpareto.library.gram import (
     FeatureSource,
     GramTables,
     OrderBanks,
+    RowGram,
     build_banks,
     evaluate_direct,
+    fit_of_gram,
 )
 from weakpareto.library.pooled import row_counts
 from weakpareto.method.noise_correction import NoiseCorrection
@@ -108,6 +110,7 @@ class Discovery:
         self.train_rows, self.val_rows = experiment_split(
             row_counts(source), cfg.search.val_fraction, cfg.seed
         )
+        self.all_rows = np.concatenate([self.train_rows, self.val_rows])
         self.tables = GramTables.build(self.banks, self.train_rows, self.val_rows)
         self.noise: NoiseCorrection | None = None
         if cfg.noise_model != "none":
@@ -142,11 +145,14 @@ class Discovery:
     ) -> tuple[Array, float]:
         """Coefficients and all-row relative residual at exact orders (paper Eq. 22, E_fit);
         with a noise model both come from the noise-corrected Gram matrix."""
+        y, x = exact_system(self.source, mode, alpha, powers, betas)
         if self.noise is None:
-            y, x = exact_system(self.source, mode, alpha, powers, betas)
             coef = fit_rows(y, x, ridge)
             return coef, relative_residual(y, x, coef)
-        return self._system_tables(mode, alpha, powers, betas).full_fit(ridge)
+        # all rows at once: one covariance instead of the training and validation ones
+        vectors = np.vstack([y[None], x.T])[:, self.all_rows]
+        gram = RowGram.of(vectors).gram - self.noise.full_system(mode, alpha, powers, betas)
+        return fit_of_gram(gram, ridge)
 
     def exact_evaluation(
         self, mode: Mode, alpha: float, powers: tuple[int, ...], betas: Array, ridge: float

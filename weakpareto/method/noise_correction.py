@@ -26,6 +26,7 @@ its minimum). The noise of the samples behind ``u(0)``/``u'(0)`` is not correcte
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -131,6 +132,19 @@ class NoiseCorrection:
         frac = self.signal_fraction
         kept = tuple(b for b in branches if frac[b.mode] >= MIN_SIGNAL_FRACTION)
         return kept or (max(branches, key=lambda b: frac[b.mode]),)
+
+    @cached_property
+    def full_mask(self) -> Array:
+        """Every row of the search (training and validation)."""
+        return self.masks[0] + self.masks[1]
+
+    def full_system(self, mode: Mode, alpha: float, powers: tuple[int, ...], betas: Array) -> Array:
+        """Corrected covariance of one exact system ``[y, x_1..x_c]`` summed over all rows
+        (what a full-row fit subtracts: the training and validation corrections together)."""
+        (c,) = self.covariance.systems(mode, alpha, powers, betas, (self.full_mask,))
+        group = GROUP[mode]
+        c[0, 0] -= self.reference[0][group] + self.reference[1][group]
+        return c
 
     def system_tables(
         self,
