@@ -72,7 +72,7 @@ from weakpareto.user.experiments import (
 from weakpareto.user.forcing import CheckedForcing, check_forcing, given_coefficients, with_forcing
 from weakpareto.user.front_text import front_lines
 from weakpareto.user.grid_record import experiment_rows, experiments_grid, field_grid
-from weakpareto.user.history_option import with_history, with_noise
+from weakpareto.user.record_options import with_history, with_noise
 from weakpareto.user.saved_state import (
     check_state_params,
     fitted_state,

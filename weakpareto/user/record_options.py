@@ -1,9 +1,12 @@
-"""``history=`` and ``noise_kind=`` of ``WeakPareto`` / ``wp discover``: where the record starts and
-what its noise is (ours).
+"""What a record is, as ``WeakPareto`` / ``wp discover`` options (ours): where it starts
+(``history=``) and what its noise is (``noise_kind=``).
 
-``none`` (default): the record's first sample is the process's onset. ``unknown``: the process
-started earlier and the memory of the unobserved past is modelled
+``history``: ``none`` (default), the record's first sample is the process's onset; ``unknown``,
+the process started earlier and the memory of the unobserved past is modelled
 (:mod:`weakpareto.library.history`, :mod:`weakpareto.fit.history`; ``method=weak_pareto_exact``).
+``noise_kind``: ``measurement`` (default), noise added by the measurement; ``intrinsic``,
+fluctuations that obey the dynamics (densities of moving particles,
+:mod:`weakpareto.fit.intrinsic`).
 """
 
 from __future__ import annotations
