@@ -49,6 +49,8 @@ def test_brownian_particles_recover_the_diffusion_equation_the_plain_fit_misses(
     assert abs(eq.terms[0].order - 2.0) < 0.05 and abs(eq.terms[0].coef / 0.3 - 1) < 0.02
     note = [w for w in model.warnings_ if w.code == "intrinsic_noise"]
     assert note and note[0].level == "info" and "1 term(s) removed" in note[0].message
+    again = WeakPareto.from_json(model.to_json())
+    assert again.noise_kind == "intrinsic" and again.equation_ == eq
 
 
 def test_a_fractional_time_order_is_left_alone_with_a_warning():
