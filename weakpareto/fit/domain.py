@@ -246,8 +246,9 @@ def method_notes(method: str, exact_target: bool, two_d: bool, domain: str) -> l
     return [
         FitWarning(
             "method_components",
-            f"{what} of method={method} are 1-D periodic only: {where} use the paper's L1 time "
-            "target (method=weak_pareto_robust gives the same here)",
+            f"{what} of method={method} {'are' if two_d else 'is'} 1-D periodic only: {where} "
+            "use the paper's L1 time target (the method's other settings still apply, so the "
+            "result can differ from method=weak_pareto_robust)",
             "info",
         )
     ]

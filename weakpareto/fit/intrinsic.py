@@ -28,7 +28,6 @@ from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.optimize import minimize
 
 from weakpareto._typing import Array
 from weakpareto.errors import UserInputError
@@ -264,6 +263,8 @@ def _polish(
     objective: Callable[[Array], float], betas: Array, free: Any, lo: Array, hi: Array
 ) -> Array:
     """Nelder-Mead on the free orders within ``[lo, hi]`` (the identity stays at 0)."""
+    from scipy.optimize import minimize  # imported when used (start-up of wp status/generate)
+
     out = betas.copy()
     if not free.any():
         return out
