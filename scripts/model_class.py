@@ -29,7 +29,9 @@ Writes ``results/model_class/tab_model_class.{csv,md,tex}``::
 from __future__ import annotations
 
 import argparse
+import json
 import time
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -318,13 +320,6 @@ def skewed_latex(df: pd.DataFrame, skew: pd.DataFrame, tempered: pd.DataFrame) -
     )
 
 
-TEMPERED_IC = [
-    {"fn": "sin", "m": 1, "amp": 1.0},
-    {"fn": "cos", "m": 2, "amp": 0.5},
-    {"fn": "sin", "m": 3, "amp": 0.3, "phase": 0.7},
-    {"fn": "cos", "m": 5, "amp": 0.15, "phase": 0.2},
-    {"fn": "sin", "m": 7, "amp": 0.08, "phase": 1.1},
-]
 #: (label, family, order, coef, beta_range): u_t = coef X^{order, lambda} u, lambda = 1
 TEMPERED_CASES = (
     ("tempered Riesz", "tempered_riesz", 1.5, 0.3, (0.5, 2.0)),
@@ -336,22 +331,16 @@ TEMPERED_COLS = ["case", "equation", "λ", "|Δλ|/λ", "terms ok", "max|Δβ|",
 
 
 def tempered_config(family: str, order: float, coef: float) -> dict[str, Any]:
-    """Exact per-mode solution of u_t = coef X^{order, lambda} u (120 t x 96 x, 2 pi period)."""
-    return {
-        "name": family,
-        "generator": {
-            "kind": "mittag_leffler",
-            "tempering": TEMPERED_LAMBDA,
-            "ic": {"harmonics": TEMPERED_IC},
-        },
-        "grid": {"nt": 120, "nx": 96, "T": 1.0, "L": 2.0 * np.pi, "t_endpoint": True},
-        "truth": {
-            "mode": "int",
-            "alpha": 1.0,
-            "operator": family,
-            "terms": [{"power": 0, "order": order, "coef": coef}],
-        },
-    }
+    """Exact per-mode solution of u_t = coef X^{order, lambda} u (120 t x 96 x, 2 pi period; the
+    field of package data ``tempered_case.json``, shared with the tests)."""
+    text = files("weakpareto.data").joinpath("tempered_case.json").read_text(encoding="utf-8")
+    cfg: dict[str, Any] = json.loads(text)
+    cfg.pop("_comment")
+    assert cfg["generator"]["tempering"] == TEMPERED_LAMBDA
+    cfg["name"] = family
+    cfg["truth"] = {"mode": "int", "alpha": 1.0, "operator": family,
+                    "terms": [{"power": 0, "order": order, "coef": coef}]}  # fmt: skip
+    return cfg
 
 
 def tempered_rows() -> list[dict[str, Any]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from importlib.resources import files
 
 import numpy as np
 import pytest
@@ -17,24 +18,17 @@ RANGES = {"alpha_range": (0.5, 1.5), "beta_range": (0.5, 2.0)}
 
 
 def tempered_field(x_unit: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """u_t = 0.3 TR^{1.5, lambda=1} u on 120 t x 96 x of a 2 pi period, exact per mode."""
-    harmonics = [
-        {"fn": "sin", "m": 1, "amp": 1.0},
-        {"fn": "cos", "m": 2, "amp": 0.5},
-        {"fn": "sin", "m": 3, "amp": 0.3, "phase": 0.7},
-        {"fn": "cos", "m": 5, "amp": 0.15, "phase": 0.2},
-        {"fn": "sin", "m": 7, "amp": 0.08, "phase": 1.1},
-    ]
-    cfg = {
-        "name": "tempered_riesz",
-        "generator": {"kind": "mittag_leffler", "tempering": LAM, "ic": {"harmonics": harmonics}},
-        "grid": {"nt": 120, "nx": 96, "T": 1.0, "L": 2.0 * np.pi, "t_endpoint": True},
-        "truth": {
-            "mode": "int",
-            "alpha": 1.0,
-            "operator": "tempered_riesz",
-            "terms": [{"power": 0, "order": ORDER, "coef": COEF}],
-        },
+    """u_t = 0.3 TR^{1.5, lambda=1} u on 120 t x 96 x of a 2 pi period, exact per mode (the
+    field of package data ``tempered_case.json``)."""
+    text = files("weakpareto.data").joinpath("tempered_case.json").read_text(encoding="utf-8")
+    cfg = json.loads(text)
+    assert cfg["generator"]["tempering"] == LAM
+    cfg["name"] = "tempered_riesz"
+    cfg["truth"] = {
+        "mode": "int",
+        "alpha": 1.0,
+        "operator": "tempered_riesz",
+        "terms": [{"power": 0, "order": ORDER, "coef": COEF}],
     }
     f = generate(cfg)
     return f.u, f.t, f.x * x_unit
