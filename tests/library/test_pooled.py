@@ -8,7 +8,7 @@ import pytest
 from weakpareto.library.gram import build_banks
 from weakpareto.library.pooled import PooledSource, parts_of, row_counts
 from weakpareto.library.weak import weak_library
-from weakpareto.method.discovery import exact_system
+from weakpareto.method.exact_fit import exact_system
 from weakpareto.numerics.orders import beta_nodes, temporal_branches
 
 

@@ -24,7 +24,7 @@ from weakpareto.method.bootstrap import (
     residual_block_length,
     tile_labels,
 )
-from weakpareto.method.discovery import exact_system, fit_rows
+from weakpareto.method.exact_fit import exact_system, fit_rows
 from weakpareto.method.settings import DEFAULT_EPS_ALPHA
 from weakpareto.numerics.windows import gaussian_test_functions
 

@@ -7,7 +7,8 @@ import pytest
 
 from weakpareto.evaluation.metrics import score, truth_equation
 from weakpareto.library.weak import weak_library
-from weakpareto.method.discovery import discover, fit_rows
+from weakpareto.method.discovery import discover
+from weakpareto.method.exact_fit import fit_rows
 from weakpareto.method.settings import (
     DiscoveryConfig,
     RefineSettings,

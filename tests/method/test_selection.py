@@ -158,3 +158,20 @@ def test_explain_floor_keeps_the_sweep_going_while_nothing_is_explained():
     state.update(2, 0.90, 1, ours)
     state.update(3, 7.6e-4, 3, ours)  # explained now: the usual rules apply again
     assert state.update(4, 7.0e-4, 3, ours) is True
+
+
+def test_gain_rule_with_per_model_floors_compares_above_the_larger_floor():
+    """The KdV 5 % front: the true two-term model (corrected E 2.1e-4, residual noise 5e-4)
+    against terms that lower the corrected error to 6e-5 and 0. A scalar numerical floor takes
+    the four-term model; with each model's residual noise as its floor the gains are 0.10 and
+    0.13 decades for one and two more terms (margin 0.15 per term), so the truth stays."""
+    sizes = np.array([1, 2, 3, 4])
+    errors = np.array([2.6e-2, 2.1e-4, 6.0e-5, 0.0])
+    assert select_gain(sizes, errors, 0.15, 4.7e-6) == 3
+    floors = np.array([4.7e-6, 5.1e-4, 5.3e-4, 6.0e-4])
+    assert select_gain(sizes, errors, 0.15, 4.7e-6, floors) == 1
+    # equal floors per model are the scalar rule
+    for f in (1e-8, 1e-5, 1e-3):
+        assert select_gain(sizes, errors, 0.15, f, np.full(4, f)) == select_gain(
+            sizes, errors, 0.15, f
+        )

@@ -41,7 +41,7 @@ from weakpareto.benchmarks.noise import add_noise
 from weakpareto.evaluation.metrics import score, truth_equation
 from weakpareto.library.gram import FeatureSource, evaluate_direct
 from weakpareto.library.weak import PowerMode, weak_library
-from weakpareto.method.discovery import fit_rows, relative_residual
+from weakpareto.method.exact_fit import fit_rows, relative_residual
 from weakpareto.method.intervals import FD_STEP as FD_STEP
 from weakpareto.method.intervals import column_derivative as column_derivative
 from weakpareto.method.intervals import orthogonal_residual as orthogonal_residual

@@ -17,7 +17,7 @@ import numpy as np
 from weakpareto._typing import Array
 from weakpareto.library.families import decode_kind, families_of
 from weakpareto.library.gram import FeatureSource
-from weakpareto.method.discovery import exact_system
+from weakpareto.method.exact_fit import exact_system
 from weakpareto.records import DiscoveryResult, Equation, Family, Term
 
 Level = Literal["warning", "info"]

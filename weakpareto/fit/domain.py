@@ -41,7 +41,7 @@ from weakpareto._typing import Array
 from weakpareto.errors import UserInputError
 from weakpareto.fit.checks import FitWarning
 from weakpareto.library.gram import EPS_REL, FeatureSource
-from weakpareto.method.discovery import exact_system, fit_rows, relative_residual
+from weakpareto.method.exact_fit import exact_system, fit_rows, relative_residual
 from weakpareto.method.settings import DiscoveryConfig
 from weakpareto.records import DiscoveryResult, Equation, Term
 

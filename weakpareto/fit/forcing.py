@@ -36,7 +36,7 @@ from weakpareto.fit.sources import FitData, FitField
 from weakpareto.fit.spec import FitSpec
 from weakpareto.library.forcing import ForcedSource, Forcing
 from weakpareto.library.gram import EPS_REL
-from weakpareto.method.discovery import fit_rows
+from weakpareto.method.exact_fit import fit_rows
 from weakpareto.method.settings import DiscoveryConfig
 from weakpareto.records import DiscoveryResult, Equation, Term
 

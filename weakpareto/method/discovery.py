@@ -17,6 +17,7 @@ import numpy as np
 from weakpareto._typing import Array
 from weakpareto.library.gram import (
     EPS_REL,
+    TINY,
     Evaluation,
     FeatureSource,
     GramTables,
@@ -27,6 +28,7 @@ from weakpareto.library.gram import (
     fit_of_gram,
 )
 from weakpareto.library.pooled import row_counts
+from weakpareto.method.exact_fit import exact_system, fit_rows, relative_residual
 from weakpareto.method.noise_correction import NoiseCorrection
 from weakpareto.method.search import (
     Candidate,
@@ -50,36 +52,16 @@ from weakpareto.records import DiscoveryResult, Equation, FrontPoint, Mode, Term
 ProgressFn = Callable[[str], None]
 
 
-def fit_rows(y: Array, x: Array, ridge: float) -> Array:
-    """Column-normalised ridge (paper Eqs. 20, 22) on all given rows; ``ridge = 0`` is ordinary
-    least squares (solved by SVD, not the normal equations, so it stays accurate when columns
-    are nearly collinear)."""
-    scale = np.linalg.norm(x, axis=0)
-    scale = np.where(scale > 0.0, scale, 1.0)
-    xn = x / scale
-    if ridge == 0.0:
-        return np.linalg.lstsq(xn, y, rcond=None)[0] / scale
-    c = x.shape[1]
-    return np.linalg.solve(xn.T @ xn + ridge * np.eye(c), xn.T @ y) / scale
-
-
-def relative_residual(y: Array, x: Array, coef: Array, eps: float = EPS_REL) -> float:
-    """``||y - X xi|| / (||y|| + eps)``: the polishing objective and E_fit (paper Sec. 5.1)."""
-    return float(np.linalg.norm(y - x @ coef) / (np.linalg.norm(y) + eps))
-
-
-def exact_system(
-    source: FeatureSource, mode: Mode, alpha: float, powers: tuple[int, ...], betas: Array
-) -> tuple[Array, Array]:
-    """Target and design evaluated directly at the given orders (no interpolation)."""
-    y = source.targets(np.array([alpha]), mode)[0]
-    x = np.stack([source.columns(p, np.array([b]))[0] for p, b in zip(powers, betas)], axis=1)
-    return y, x
-
-
 #: Opposite-sign terms of one kind whose coefficients cancel to within this fraction of the
 #: larger are a near-cancelling pair (:meth:`Discovery.cancelling_pairs`).
 CANCELLING = 0.25
+
+
+def _cancel(coef: Array, j: int, k: int) -> bool:
+    """Opposite signs that cancel to within :data:`CANCELLING` of the larger coefficient."""
+    big = max(abs(coef[j]), abs(coef[k]))
+    return bool(coef[j] * coef[k] < 0 and abs(coef[j] + coef[k]) <= CANCELLING * big)
+
 
 #: Seed strides of the search: pattern ``j`` (1-based) of support size ``c`` in admitted branch
 #: ``i`` runs differential evolution with ``seed + 7919 c + 103 j + 1009 i``
@@ -128,6 +110,8 @@ class Discovery:
         self.timings["banks"] = time.perf_counter() - t0
         self.n_evals = 0
         self._refined: dict[Candidate, tuple[Equation, float]] = {}
+        #: residual noise share per refined model (noise model on; :meth:`residual_noise`)
+        self._noise_floor: dict[Candidate, float] = {}
 
     # -- exact systems (noise-aware scoring: method/noise_correction.py) ----------------------
     def _system_tables(
@@ -153,6 +137,22 @@ class Discovery:
         vectors = np.vstack([y[None], x.T])[:, self.all_rows]
         gram = RowGram.of(vectors).gram - self.noise.full_system(mode, alpha, powers, betas)
         return fit_of_gram(gram, ridge)
+
+    def residual_noise(
+        self, mode: Mode, alpha: float, powers: tuple[int, ...], betas: Array
+    ) -> float:
+        """Expected noise energy of one model's exact all-row residual ``y - X xi``, relative to
+        the target's corrected energy: ``w^T C w / y^T y`` with ``w = (1, -xi)`` (noise model
+        on). The empty model's value is the target's noise share, the floor the search starts
+        with; a model with large coefficients on noisy columns carries more."""
+        assert self.noise is not None
+        y, x = exact_system(self.source, mode, alpha, powers, betas)
+        vectors = np.vstack([y[None], x.T])[:, self.all_rows]
+        gram = RowGram.of(vectors).gram - self.noise.full_system(mode, alpha, powers, betas)
+        coef, _ = fit_of_gram(gram, self.refit_ridge)
+        w = np.concatenate([[1.0], -np.asarray(coef, dtype=float)])
+        noise = float(w @ self.noise.expected_system(mode, alpha, powers, betas) @ w)
+        return noise / max(float(gram[0, 0]), TINY)
 
     def exact_evaluation(
         self, mode: Mode, alpha: float, powers: tuple[int, ...], betas: Array, ridge: float
@@ -242,7 +242,18 @@ class Discovery:
         sizes = np.array([m.size for m in models])
         errs = np.array([m.val_error for m in models])
         ics = np.array([m.information_criteria(self.tables.val.n) for m in models])
-        return select_on_front(sizes, errs, ics[:, 0], ics[:, 1], self.cfg.selection)
+        floors = None
+        if self._noise_floor:
+            # noise-aware gain rule: a term must explain more than the noise each compared
+            # model's residual carries (the configured floor is that of the empty model)
+            base = self.cfg.selection.gain_floor
+            floors = np.array([max(base, self._noise_floor.get(m, base)) for m in models])
+        return select_on_front(sizes, errs, ics[:, 0], ics[:, 1], self.cfg.selection, floors)
+
+    def selected_floor(self, selected: Candidate) -> float:
+        """The gain rule's floor at the selected model (what a reselection compares with)."""
+        base = self.cfg.selection.gain_floor
+        return max(base, self._noise_floor.get(selected, base))
 
     # -- post-selection ---------------------------------------------------------------------
     @property
@@ -372,10 +383,14 @@ class Discovery:
         """
         sel = self.cfg.selection
         delta = self.trust_radius()
+        floor = sel.gain_floor
+        if self.noise is not None:
+            # rises below the noise the full model's residual carries are not evidence
+            floor = max(floor, self.residual_noise(cand.mode, alpha, cand.powers, betas))
 
         def score(c: Candidate, a: float, b: Array) -> float:
             e = self.exact_fit(c.mode, a, c.powers, b, self.refit_ridge)[1]
-            return float(np.log10(e**2 + sel.gain_floor))
+            return float(np.log10(e**2 + floor))
 
         def without(c: Candidate, a: float, b: Array, j: int) -> tuple[Candidate, float, Array]:
             powers = c.powers[:j] + c.powers[j + 1 :]
@@ -435,9 +450,7 @@ class Discovery:
             (j, k)
             for j in range(len(coef))
             for k in range(j + 1, len(coef))
-            if cand.powers[j] == cand.powers[k]
-            and coef[j] * coef[k] < 0
-            and abs(coef[j] + coef[k]) <= CANCELLING * max(abs(coef[j]), abs(coef[k]))
+            if cand.powers[j] == cand.powers[k] and _cancel(coef, j, k)
         ]
 
     def without_terms(
@@ -462,6 +475,10 @@ class Discovery:
         """One same-sign twin merged (``refine.twins = "merge"``, ours): of the closest pair of
         terms of one kind whose orders lie within the trust region and whose coefficients share
         a sign, the smaller term is dropped and the rest re-polished; None without such a pair.
+        A near-cancelling opposite-sign pair inside the trust region is merged the same way:
+        ``c1 X^b1 - c2 X^b2`` with ``b1 ~ b2`` is ``(c1 - c2) X^b`` plus ``c1 (b1 - b2) log|k|
+        X^b``, again no operator of the class (e.g. ``+2.09 R^1.5492 - 1.97 R^1.5492`` for
+        ``0.12 R^1.55``).
 
         Two such terms are one operator split in two: ``c1 X^b1 + c2 X^b2`` with
         ``|b1 - b2| <= delta`` is ``(c1 + c2) X^b`` plus a correction of order ``(b1 - b2)^2``
@@ -479,7 +496,7 @@ class Discovery:
         if not close:
             return None  # the signs need a fit only when some pair is close
         coef = self.exact_fit(cand.mode, alpha, cand.powers, b, self.refit_ridge)[0]
-        pairs = [(d, j, k) for d, j, k in close if coef[j] * coef[k] > 0]
+        pairs = [(d, j, k) for d, j, k in close if coef[j] * coef[k] > 0 or _cancel(coef, j, k)]
         if not pairs:
             return None
         _, j, k = min(pairs)
@@ -518,6 +535,10 @@ class Discovery:
         betas_t = tuple(float(b) for b in betas)
         refined = Candidate.from_evaluation(pruned.mode, float(alpha), pruned.powers, betas_t, ev)
         self._refined[refined] = (final, fit)
+        if self.noise is not None:
+            self._noise_floor[refined] = self.residual_noise(
+                pruned.mode, alpha, pruned.powers, betas
+            )
         return refined, final, fit
 
     def run(self, progress: ProgressFn | None = None) -> DiscoveryResult:
@@ -562,7 +583,7 @@ class Discovery:
             final=final,
             fit_error=fit,
             timings=dict(self.timings),
-            gain_floor=None if self.noise is None else self.cfg.selection.gain_floor,
+            gain_floor=None if self.noise is None else self.selected_floor(selected),
         )
 
 

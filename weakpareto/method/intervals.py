@@ -40,7 +40,7 @@ from weakpareto.method.bootstrap import (
     Model,
     bootstrap,
 )
-from weakpareto.method.discovery import exact_system, fit_rows
+from weakpareto.method.exact_fit import exact_system, fit_rows
 from weakpareto.method.settings import DiscoveryConfig
 from weakpareto.numerics.orders import beta_nodes, first_positive, temporal_branches
 from weakpareto.records import TAU_Q, Equation, Term

@@ -146,6 +146,14 @@ class NoiseCorrection:
         c[0, 0] -= self.reference[0][group] + self.reference[1][group]
         return c
 
+    def expected_system(
+        self, mode: Mode, alpha: float, powers: tuple[int, ...], betas: Array
+    ) -> Array:
+        """Whole expected noise covariance of one exact system ``[y, x_1..x_c]`` over all rows
+        (what the noise adds before any correction: the share and the floors put back)."""
+        (c,) = self.covariance.systems(mode, alpha, powers, betas, (self.full_mask,))
+        return c / self.share if self.share > 0.0 else np.zeros_like(c)
+
     def system_tables(
         self,
         tables: GramTables,

@@ -64,7 +64,13 @@ def select_elbow(sizes: NDArray, errors: NDArray, margin: float = 0.15) -> int:
     return 0
 
 
-def select_gain(sizes: NDArray, errors: NDArray, margin: float = 0.15, floor: float = 1e-8) -> int:
+def select_gain(
+    sizes: NDArray,
+    errors: NDArray,
+    margin: float = 0.15,
+    floor: float = 1e-8,
+    floors: NDArray | None = None,
+) -> int:
     """Index (into the given front, sorted by size) selected by the per-term gain rule (ours).
 
     The paper's two-point margin rule applied along the whole front: start from the smallest
@@ -74,15 +80,32 @@ def select_gain(sizes: NDArray, errors: NDArray, margin: float = 0.15, floor: fl
     keeps falling (convex in log), and a long flat start does not hide a later drop. Errors are
     compared as ``log10(E + floor)``: below ``floor`` (a relative residual of 1e-4 for the
     variance-normalised E_val) a model already matches the data to numerical precision, and a
-    further "gain" only fits round-off or discretisation error.
+    further "gain" only fits round-off or discretisation error. ``floors``: one floor per
+    point instead (:func:`_select_gain_per_model`).
     """
     sizes = np.asarray(sizes, dtype=float)
-    logs = np.log10(np.asarray(errors, dtype=float) + floor)
     if sizes.size == 0:
         raise ValueError("cannot select from an empty front")
+    if floors is not None:
+        return _select_gain_per_model(sizes, np.asarray(errors, dtype=float), margin, floors)
+    logs = np.log10(np.asarray(errors, dtype=float) + floor)
     chosen = 0
     for k in range(1, sizes.size):
         if logs[chosen] - logs[k] > margin * (sizes[k] - sizes[chosen]):
+            chosen = k
+    return chosen
+
+
+def _select_gain_per_model(sizes: NDArray, errors: NDArray, margin: float, floors: NDArray) -> int:
+    """The gain rule with a floor per model: each comparison uses the larger floor of the two
+    models (with a noise model, the noise energy their residuals carry; differences below it
+    are a realisation of the noise, not evidence for a term)."""
+    floors = np.asarray(floors, dtype=float)
+    chosen = 0
+    for k in range(1, sizes.size):
+        f = max(floors[chosen], floors[k])
+        gain = np.log10(errors[chosen] + f) - np.log10(errors[k] + f)
+        if gain > margin * (sizes[k] - sizes[chosen]):
             chosen = k
     return chosen
 
@@ -98,11 +121,12 @@ def select_on_front(
     aic: NDArray,
     bic: NDArray,
     settings: SelectionSettings,
+    floors: NDArray | None = None,
 ) -> int:
     """Index into the given (all-size) arrays of the selected model.
 
     The rule is applied on the Pareto front (``elbow_points="front"``) or on every given size
-    (``"all"``).
+    (``"all"``); ``floors`` (gain rule only): one error floor per given model.
     """
     if settings.elbow_points == "all":
         front = np.argsort(np.asarray(sizes), kind="stable")
@@ -116,6 +140,7 @@ def select_on_front(
             np.asarray(val_errors)[front],
             settings.margin,
             settings.gain_floor,
+            None if floors is None else np.asarray(floors)[front],
         )
     elif settings.rule == "aic":
         k = select_by_criterion(np.asarray(aic)[front])

@@ -35,7 +35,7 @@ from weakpareto.fit.sources import FitData
 from weakpareto.fit.spec import FitSpec
 from weakpareto.library.families import families_of, retempered
 from weakpareto.library.gram import FeatureSource
-from weakpareto.method.discovery import exact_system, fit_rows, relative_residual
+from weakpareto.method.exact_fit import exact_system, fit_rows, relative_residual
 from weakpareto.method.settings import DiscoveryConfig
 from weakpareto.numerics.orders import beta_nodes, first_positive, temporal_branches
 from weakpareto.records import Equation
