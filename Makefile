@@ -1,5 +1,7 @@
 # weakpareto — every entry point a user or CI needs. `make demo` and `make test` work on a fresh
-# machine: they create .venv and install the package (editable) with its pinned dependencies.
+# machine: they create .venv and install the package (editable) with its pinned dependencies and
+# the extras the tests exercise: [test], [cluster] and [neural] (torch 2.13.0 CPU for yu_neural,
+# ~30 s of a ~60 s install in a new venv; pyproject.toml says why its pins go together).
 PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
@@ -33,7 +35,7 @@ EXPERIMENTS = main main_deferred rdnoise robustness ablation superunit gaussian 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test,cluster]'
+	$(BIN)/pip install -q -e '.[test,cluster,neural]'
 	touch $@
 
 install: $(BIN)/.installed
@@ -87,13 +89,13 @@ reproduce-appendix: install
 	$(WP) run -m +experiment=appendix_ade_p0 workers=$(WORKERS) results_dir=$(RUNS) progress=false $(LAUNCH)
 	$(WP) run -m +experiment=appendix_riesz2_p0_aic workers=$(WORKERS) results_dir=$(RUNS) \
 	    progress=false $(LAUNCH)
-# tab:yu: its yu_neural rows need PyTorch (CPU), the optional extra [neural], and ~10 min per
-# seed; reproduce-yu-fast runs the table's other two methods (Weak-Pareto, yu_spline), ~1 min
+# tab:yu: its yu_neural rows need PyTorch (CPU; the extra [neural], which `make install` installs)
+# and ~10 min per seed; reproduce-yu-fast runs the table's other two methods (Weak-Pareto,
+# yu_spline), ~1 min
 reproduce-yu-fast: install
 	$(WP) run -m +experiment=yu method=weak_pareto,yu_spline workers=$(WORKERS) results_dir=$(RUNS) \
 	    progress=false $(LAUNCH)
 reproduce-yu: install
-	$(BIN)/pip install -q -e '.[neural]'
 	$(WP) run -m +experiment=yu workers=$(WORKERS) results_dir=$(RUNS) progress=false $(LAUNCH)
 
 ## tab_beyond: weak_pareto_exact on the paper's cells and three equations of our own,
