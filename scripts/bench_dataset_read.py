@@ -9,7 +9,8 @@ Writes N synthetic runs (real schemas, two front rows each; weakpareto.campaign.
 * ``per-seed files (older layout)``: one run file and one front file per seed.
 
 Target: the compacted dataset of 10 000 runs reads in under a second. Writes
-results/bench/dataset_read.{csv,md}.
+results/bench/dataset_read.csv and its sidecar dataset_read.json (runs, cores, target); the .md
+is rendered from both (:mod:`weakpareto.reporting.studies.bench`, also by ``wp report``).
 
     python scripts/bench_dataset_read.py [--runs 10000] [--repeats 3] [--out-dir results/bench]
         [--layouts compacted,per-seed,older]   (a subset keeps the other rows of the CSV)
@@ -29,7 +30,11 @@ import pandas as pd
 from weakpareto.campaign import compact, dataset
 from weakpareto.campaign import store as res
 from weakpareto.campaign.synthetic import grid_keys, synthetic_seed
-from weakpareto.io import write_csv_atomic, write_text_atomic
+from weakpareto.io import write_csv_atomic
+from weakpareto.reporting.studies.bench import DATASET_STEM as STEM
+from weakpareto.reporting.studies.bench import dataset_notes
+from weakpareto.reporting.studies.common import write_notes
+from weakpareto.reporting.studies.registry import write_study
 
 TARGET_S = 1.0
 
@@ -82,10 +87,6 @@ LAYOUTS: list[tuple[str, Callable[[Path, list[tuple]], None]]] = [
 SHORT = {"compacted": LAYOUTS[0][0], "per-seed": LAYOUTS[1][0], "older": LAYOUTS[2][0]}
 
 
-def _cell(v: object) -> str:
-    return "" if v is None or (isinstance(v, float) and pd.isna(v)) else f"{v:g}"
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=10_000)
@@ -120,7 +121,7 @@ def main() -> None:
                 results[-1]["compact_s"] = round(time.perf_counter() - t0, 2)
             results[-1]["load_avg_1min"] = round(os.getloadavg()[0], 1)
             results[-1]["repeats"] = args.repeats
-    csv = out / "dataset_read.csv"
+    csv = out / f"{STEM}.csv"
     if csv.is_file() and len(layouts) < len(LAYOUTS):  # keep the rows not measured now
         kept = pd.read_csv(csv)
         kept = kept.loc[~kept["layout"].isin([r["layout"] for r in results])]
@@ -129,27 +130,9 @@ def main() -> None:
     results.sort(key=lambda r: order.index(r["layout"]))
     df = pd.DataFrame(results)
     write_csv_atomic(df, csv)
-    ok = df.loc[df["layout"] == "dataset, compacted", "read_s"].iloc[0] < TARGET_S
-    lines = [
-        f"# Reading {args.runs} stored runs for `wp report` (load_runs + load_fronts)",
-        "",
-        "Synthetic runs (scripts/bench_dataset_read.py), best of `repeats` reads, "
-        f"{os.cpu_count()} cores shared with other work (1-min load average in the table); "
-        f"target < {TARGET_S:g} s for the compacted dataset: {'met' if ok else 'NOT met'}.",
-        "",
-        "| layout | runs | front rows | files | read (s) | repeats | wp compact (s) | load |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
-    ]
-    for r in results:
-        comp = r.get("compact_s")
-        comp_text = "" if comp is None or pd.isna(comp) else f"{comp:g}"
-        lines.append(
-            f"| {r['layout']} | {r['runs']} | {r['front_rows']} | {r['files']} | "
-            f"{r['read_s']:.3f} | {_cell(r.get('repeats'))} | {comp_text} | "
-            f"{_cell(r.get('load_avg_1min'))} |"
-        )
-    write_text_atomic(out / "dataset_read.md", "\n".join(lines) + "\n", make_parents=True)
-    print("\n".join(lines))
+    write_notes(out, STEM, dataset_notes(args.runs, os.cpu_count(), TARGET_S))
+    write_study(STEM, out)
+    print((out / f"{STEM}.md").read_text(encoding="utf-8"), end="")
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@ reproduced here, and weak_pareto_exact.
 Reads the committed paper-table runs (``results/runs``: the paper's method, immediate DE) and the
 runs of ``conf/experiment/beyond*.yaml`` (``results/beyond/runs``: the new method in the fast
 deferred mode, plus the paper's method on our own equations), on the same seeds and noise
-realisations. Writes ``results/beyond/tab_beyond.{tex,md,csv}`` atomically.
+realisations. Writes ``results/beyond/tab_beyond.csv`` atomically; the ``.md`` and ``.tex`` are
+rendered from it (:mod:`weakpareto.reporting.studies.beyond`, also by ``wp report``).
 
     python scripts/beyond_table.py [--paper-runs results/runs] [--beyond-runs results/beyond/runs]
 """
@@ -18,8 +19,10 @@ import numpy as np
 import pandas as pd
 
 from weakpareto.campaign.store import load_runs, select_cell
-from weakpareto.io import write_csv_atomic, write_text_atomic
+from weakpareto.io import write_csv_atomic
 from weakpareto.reporting.paper_values import paper_table
+from weakpareto.reporting.studies.beyond import STEM
+from weakpareto.reporting.studies.registry import write_study
 
 NEW = "weak_pareto_exact"
 #: (section, benchmark, noise, paper label, paper row key, paper operator column or None)
@@ -101,88 +104,6 @@ def collect(paper_runs: pd.DataFrame, beyond_runs: pd.DataFrame) -> pd.DataFrame
     return pd.DataFrame(rows)
 
 
-def _count(row: pd.Series, who: str, what: str) -> str:
-    n = row.get(f"{who}_n", 0)
-    if not n or pd.isna(n):
-        return "—"
-    return f"{int(row[f'{who}_{what}'])}/{int(n)}"
-
-
-def _num(v: object, digits: int = 3) -> str:
-    return "—" if v is None or pd.isna(v) else f"{float(v):.{digits}f}"
-
-
-def render_markdown(table: pd.DataFrame) -> str:
-    head = (
-        "| Section | Benchmark | Noise % | Variant | Paper op. | Paper method sup./op. | "
-        "e_α | e_β^max | e_ξ^max | s/seed | New sup./op. | e_α | e_β^max | e_ξ^max | s/seed |"
-    )
-    lines = [
-        "# tab_beyond: the paper, its method (ours, paper settings), weak_pareto_exact",
-        "",
-        "Same seeds (0-4) and noise realisations for every method. Paper method: committed "
-        "paper-table runs (immediate DE); new method: `conf/experiment/beyond*.yaml` (deferred "
-        "DE). Errors are means over support-recovered runs. Ablation rows switch one component "
-        "of the new method back to the paper's choice.",
-        "",
-        head,
-        "|" + "---|" * 15,
-    ]
-    for _, r in table.iterrows():
-        lines.append(
-            "| "
-            + " | ".join(
-                [
-                    str(r["section"]),
-                    str(r["benchmark"]),
-                    f"{100 * r['noise']:g}",
-                    str(r["variant"]),
-                    str(r["paper_operator"]),
-                    f"{_count(r, 'paper_method', 'support')} / "
-                    f"{_count(r, 'paper_method', 'operator')}",
-                    _num(r.get("paper_method_e_alpha")),
-                    _num(r.get("paper_method_e_beta_max")),
-                    _num(r.get("paper_method_e_xi_max")),
-                    _num(r.get("paper_method_runtime_s"), 1),
-                    f"{_count(r, 'new', 'support')} / {_count(r, 'new', 'operator')}",
-                    _num(r.get("new_e_alpha")),
-                    _num(r.get("new_e_beta_max")),
-                    _num(r.get("new_e_xi_max")),
-                    _num(r.get("new_runtime_s"), 1),
-                ]
-            )  # fmt: skip
-            + " |"
-        )
-    return "\n".join(lines) + "\n"
-
-
-def render_latex(table: pd.DataFrame) -> str:
-    out = [
-        r"\begin{table}[t]",
-        r"\centering\footnotesize",
-        r"\caption{Weak-Pareto (paper), its reproduction here and weak\_pareto\_exact on the same "
-        r"seeds and noise realisations (operator recovery out of 5; ablation rows switch one "
-        r"component back).}",
-        r"\label{tab:beyond}",
-        r"\begin{tabular}{llrlccccc}",
-        r"\toprule",
-        r"Section & Benchmark & Noise (\%) & Variant & Paper & Paper method & New & "
-        r"$e_\beta^{\max}$ (new) & $e_\xi^{\max}$ (new) \\",
-        r"\midrule",
-    ]
-    for _, r in table.iterrows():
-        cells = [
-            str(r["section"]).replace("_", r"\_"), str(r["benchmark"]).replace("_", r"\_"),
-            f"{100 * r['noise']:g}", str(r["variant"]).replace("_", r"\_"),
-            str(r["paper_operator"]), _count(r, "paper_method", "operator"),
-            _count(r, "new", "operator"), _num(r.get("new_e_beta_max")),
-            _num(r.get("new_e_xi_max")),
-        ]  # fmt: skip
-        out.append(" & ".join(cells) + r" \\")
-    out += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
-    return "\n".join(out) + "\n"
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--paper-runs", default="results/runs")
@@ -192,10 +113,9 @@ def main() -> None:
     table = collect(load_runs(args.paper_runs), load_runs(args.beyond_runs))
     out = Path(args.out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    write_csv_atomic(table, out / "tab_beyond.csv")
-    write_text_atomic(out / "tab_beyond.md", render_markdown(table))
-    write_text_atomic(out / "tab_beyond.tex", render_latex(table))
-    print(out / "tab_beyond.md")
+    write_csv_atomic(table, out / f"{STEM}.csv")
+    write_study(STEM, out)
+    print(out / f"{STEM}.md")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 
 The same cells, seeds and noise realisations, run one after the other in one process on this
 machine, all with the fast deferred DE (the mode the new method runs in), so the ratios compare
-like with like. Writes ``results/bench/beyond_timing.{csv,md}`` atomically.
+like with like. Writes ``results/bench/beyond_timing.csv`` atomically; the ``.md`` (mean seconds
+per cell) is rendered from it (:mod:`weakpareto.reporting.studies.bench`, also by ``wp report``).
 
     python scripts/beyond_timing.py [--seeds 2]
 """
@@ -17,7 +18,9 @@ import pandas as pd
 
 from weakpareto.campaign.compose import compose_config
 from weakpareto.campaign.compute import discover_seed
-from weakpareto.io import write_csv_atomic, write_text_atomic
+from weakpareto.io import write_csv_atomic
+from weakpareto.reporting.studies.bench import TIMING_STEM as STEM
+from weakpareto.reporting.studies.registry import write_study
 
 CELLS = (("fade", 0.1), ("burgers", 0.1), ("rd_space", 0.02), ("rd_timespace", 0.02),
          ("superunit", 0.01), ("tf_riesz", 0.0))  # fmt: skip
@@ -44,24 +47,9 @@ def main() -> None:
                                  seconds=time.perf_counter() - t0))  # fmt: skip
     df = pd.DataFrame(rows)
     out = Path(args.out_dir)
-    write_csv_atomic(df, out / "beyond_timing.csv")
-    mean = df.groupby(["benchmark", "noise", "method"])["seconds"].mean().unstack("method")
-    lines = [
-        "# Per-seed time: weak_pareto_exact vs the paper's method (deferred DE, same machine)",
-        "",
-        f"Mean over seeds 0-{args.seeds - 1}, one process, one BLAS thread.",
-        "",
-        "| benchmark | noise | paper (s) | robust (s) | exact (s) | exact / paper |",
-        "|---|---|---|---|---|---|",
-    ]
-    for (bench, noise), r in mean.iterrows():
-        ratio = r["weak_pareto_exact"] / r["weak_pareto"]
-        lines.append(
-            f"| {bench} | {noise:g} | {r['weak_pareto']:.2f} | {r['weak_pareto_robust']:.2f} | "
-            f"{r['weak_pareto_exact']:.2f} | {ratio:.2f} |"
-        )
-    write_text_atomic(out / "beyond_timing.md", "\n".join(lines) + "\n")
-    print(out / "beyond_timing.md")
+    write_csv_atomic(df, out / f"{STEM}.csv")
+    write_study(STEM, out)
+    print(out / f"{STEM}.md")
 
 
 if __name__ == "__main__":

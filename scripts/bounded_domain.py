@@ -1,7 +1,9 @@
 """Bounded-domain discovery (ours, beyond the paper; docs/method/extensions.md#bounded-domain):
 recovery on non-periodic windows and the periodicity test.
 
-Writes ``results/bench/bounded_domain.csv`` (one row per fit) and ``.md`` (summary):
+Writes ``results/bench/bounded_domain.csv`` (one row per fit) and its sidecar
+``bounded_domain.json`` (noise seeds, the periodicity test's rows) atomically; the ``.md`` is
+rendered from both (:mod:`weakpareto.reporting.studies.bench`, also by ``wp report``):
 
 * windows of integer Burgers (``u_t = -u u_x + 0.3 u_xx``) and KdV (``u_t = -6 u u_x - u_xxx``)
   cut from periodic simulations, at 0/1/5 % multiplicative noise, ``domain=auto``;
@@ -17,12 +19,12 @@ Usage: ``OMP_NUM_THREADS=1 python scripts/bounded_domain.py [--seeds 3] [--quick
 from __future__ import annotations
 
 import argparse
-import csv
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from weakpareto.benchmarks.bounded_fields import (
     burgers_window,
@@ -34,6 +36,11 @@ from weakpareto.benchmarks.catalogue import Field
 from weakpareto.benchmarks.generators import generate
 from weakpareto.benchmarks.noise import add_noise
 from weakpareto.fit.domain import periodicity
+from weakpareto.io import write_csv_atomic
+from weakpareto.reporting.studies.bench import BOUNDED_STEM as STEM
+from weakpareto.reporting.studies.bench import bounded_notes
+from weakpareto.reporting.studies.common import write_notes
+from weakpareto.reporting.studies.registry import write_study
 from weakpareto.user.estimator import WeakPareto
 
 OUT = Path("results/bench")
@@ -143,47 +150,15 @@ def main() -> None:
             row = fit_case("fade_dirichlet", field, truth, 0.01, 0, "bounded")
             row["case"] = f"fade_dirichlet_fine{nx_fine}"
             rows.append(row)
-    OUT.mkdir(parents=True, exist_ok=True)
-    keys = list(rows[0])
-    with open(OUT / "bounded_domain.csv", "w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=keys)
-        w.writeheader()
-        w.writerows(rows)
-    lines = [
-        "# Bounded-domain discovery",
-        "",
-        "Produced by `scripts/bounded_domain.py` (multiplicative noise, seeds per noise level "
-        f"{len(seeds)}). Support = same powers and orders within 0.05 of the truth.",
-        "",
-        "| case | noise | seed | domain (auto score) | support | max coef err | max order err "
-        "| equation | s |",
-        "|---|---|---|---|---|---|---|---|---|",
-    ]
-    for r in rows:
-        lines.append(
-            f"| {r['case']} | {r['noise']:g} | {r['seed']} | {r['domain']} "
-            f"({r['periodicity_score']:.3g}) | {'yes' if r['support'] else 'no'} "
-            f"| {r['max_coef_err']:.4f} | {r['max_order_err']:.4f} | `{r['equation']}` "
-            f"| {r['seconds']} |"
-        )
+    periodicity = None
     if not args.quick:
         windows = {k: v[0] for k, v in cases.items()}
         windows["fade_dirichlet"] = fade
-        prow = periodicity_rows(windows)
-        lines += [
-            "",
-            "## Periodicity test (auto: periodic when max(jump, kink) <= 3)",
-            "",
-            "| field | noise | jump | kink | auto |",
-            "|---|---|---|---|---|",
-        ]
-        for p in prow:
-            lines.append(
-                f"| {p['field']} | {p['noise']:g} | {p['jump']:.3g} | {p['kink']:.3g} "
-                f"| {p['auto']} |"
-            )
-    (OUT / "bounded_domain.md").write_text("\n".join(lines) + "\n")
-    print("\n".join(lines))
+        periodicity = periodicity_rows(windows)
+    write_csv_atomic(pd.DataFrame(rows), OUT / f"{STEM}.csv")
+    write_notes(OUT, STEM, bounded_notes(len(seeds), periodicity))
+    write_study(STEM, OUT)
+    print((OUT / f"{STEM}.md").read_text(encoding="utf-8"), end="")
 
 
 if __name__ == "__main__":

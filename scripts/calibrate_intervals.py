@@ -9,10 +9,13 @@ are fitted on the calibration set only; the table sets in-sample coverage beside
 coverage with Clopper-Pearson bounds and median widths. Runs are appended to
 ``<out-dir>/calibration_runs.jsonl`` as they finish, so an interrupted run resumes.
 
-Writes ``<out-dir>/tab_calibration.{md,csv}``, ``calibration_records.csv``,
-``calibration_runs.csv`` and ``calibration_fit.json``; ``--write-package-data`` also writes the
-fitted constants to ``weakpareto/data/interval_calibration.json``, ``--test-data PATH`` the
-held-out records (the coverage test's data)::
+Writes ``<out-dir>/tab_calibration.csv``, ``calibration_records.csv``, ``calibration_runs.csv``,
+``calibration_fit.json`` and the sidecar ``tab_calibration.json`` (the split and the constants);
+``tab_calibration.md`` is rendered from those files
+(:mod:`weakpareto.reporting.studies.uncertainty`, also by ``wp report``).
+``--write-package-data`` also writes the fitted constants to
+``weakpareto/data/interval_calibration.json``, ``--test-data PATH`` the held-out records (the
+coverage test's data)::
 
     python scripts/calibrate_intervals.py [--out-dir results/uncertainty] [--workers 2]
         [--write-package-data] [--test-data tests/data/interval_calibration_heldout.csv]
@@ -46,7 +49,7 @@ from weakpareto.campaign.compute import NUMERICAL_FAILURES
 from weakpareto.errors import UserInputError
 from weakpareto.evaluation.metrics import Metrics, score, truth_equation
 from weakpareto.fit.run import bootstrap_fit, fit
-from weakpareto.io import write_csv_atomic, write_json_atomic, write_text_atomic
+from weakpareto.io import write_csv_atomic, write_json_atomic
 from weakpareto.method.intervals import (
     CALIBRATION,
     CALIBRATION_FILE,
@@ -57,20 +60,19 @@ from weakpareto.method.intervals import (
 )
 from weakpareto.records import Equation
 from weakpareto.reporting.interval_calibration import (
-    MIN_RUNS,
     RECORD_COLUMNS,
-    TARGET,
     IntervalRecord,
     coverage_summary,
     covered,
     describe,
     fit_calibration,
-    markdown_rows,
-    per_equation,
-    per_equation_rows,
     records_frame,
     target_met,
 )
+from weakpareto.reporting.studies.common import write_notes
+from weakpareto.reporting.studies.registry import write_study
+from weakpareto.reporting.studies.uncertainty import CALIBRATION_STEM as STEM
+from weakpareto.reporting.studies.uncertainty import calibration_notes
 from weakpareto.user.checked_data import check_data
 from weakpareto.user.experiments import dimensionless_fields, fit_data
 from weakpareto.user.uncertainty_report import Uncertainty, report_uncertainty
@@ -374,79 +376,6 @@ def _set_names(block: Mapping[str, Any]) -> list[str]:
     return [*block.get("benchmarks", []), *block.get("exact", [])]
 
 
-def exclusion_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:
-    """Per set: runs, runs kept, runs excluded by reason."""
-    lines = []
-    df = pd.DataFrame(rows)
-    for s, g in df.groupby("set", sort=False):
-        reasons = g["excluded"].value_counts()
-        parts = [
-            f"{int(reasons.get(k, 0))} {what}"
-            for k, what in [
-                ("support", "with other selected terms than the truth's"),
-                ("branch", "with the right terms on another temporal branch"),
-                ("failed", "failed fits"),
-            ]
-            if reasons.get(k, 0)
-        ]
-        kept = int((g["excluded"] == "").sum())
-        why = "; excluded: " + ", ".join(parts) if parts else ""
-        lines.append(f"- {s}: {len(g)} runs, {kept} kept{why}")
-    return lines
-
-
-def render(
-    frame: pd.DataFrame,
-    rows: Sequence[Mapping[str, Any]],
-    cals: Mapping[str, Mapping[str, Calibration]],
-    split: Mapping[str, Any],
-) -> str:
-    """The markdown of tab_calibration."""
-    summary = coverage_summary(frame, cals)
-    by_noise = coverage_summary(frame, cals, by_noise=True)
-    level = float(split["level"])
-    met = target_met(summary, "fitted")
-    lines = [
-        "# tab_calibration: bootstrap intervals calibrated on some equations, judged on others",
-        "",
-        f'{100 * level:g} % intervals of `WeakPareto(uncertainty="bootstrap", '
-        f"n_boot={split['n_boot']})` (default method), `make reproduce-calibration` "
-        "(scripts/calibrate_intervals.py, split scripts/calibration_split.yaml). Noise "
-        f"{', '.join(f'{100 * n:g} %' for n in split['noise'])} ({split['noise_law']}), "
-        f"{len(split['calibration']['seeds'])} noise seeds per equation and level.",
-        "",
-        f"- calibration set: {', '.join(_set_names(split['calibration']))}",
-        f"- held-out set: {', '.join(_set_names(split['held_out']))}",
-        f"- outside scope (reported only): {', '.join(_set_names(split['outside_scope']))}",
-        "",
-        "Only runs whose selected terms and temporal branch equal the truth's count (the "
-        "intervals are conditional on both):",
-        "",
-        *exclusion_lines(rows),
-        "",
-        f"Fitted on the calibration set only: **{describe(cals['fitted'])}** (each side's "
-        "distance from the estimate × factor + floor; ξ's floor relative to |ξ|). Previous: "
-        f"{describe(cals['previous'])}. Coverage: records whose calibrated interval holds "
-        "the truth; 95 % bounds: exact binomial (Clopper-Pearson) of the fitted column. "
-        "Widths: medians, ξ relative to |ξ|. α counts fractional-branch runs; β_j is the "
-        "truth's j-th non-identity order, ξ_j its j-th coefficient.",
-        "",
-        f"Target (held-out, every parameter): fitted coverage ≥ {100 * TARGET:g} % over ≥ "
-        f"{MIN_RUNS} runs — **{'met' if met else 'missed'}**.",
-        "",
-        *markdown_rows(summary, ["previous", "fitted"]),
-        "",
-        "Per noise level (pooled over positions):",
-        "",
-        *markdown_rows(by_noise, ["previous", "fitted"]),
-        "",
-        "Per equation (fitted constants; positions and noise levels pooled):",
-        "",
-        *per_equation_rows(per_equation(frame, cals["fitted"])),
-    ]
-    return "\n".join(lines) + "\n"
-
-
 def with_coverage(frame: pd.DataFrame, cal: Mapping[str, Calibration]) -> pd.DataFrame:
     """The records with whether each raw and each calibrated (by ``cal``) interval holds the
     truth."""
@@ -481,8 +410,9 @@ def main() -> None:
     write_csv_atomic(with_coverage(frame, fitted), out / "calibration_records.csv")
     write_csv_atomic(pd.DataFrame(rows).drop(columns="records"), out / "calibration_runs.csv")
     table = pd.concat([summary.assign(by="position"), by_noise.assign(by="noise")])
-    write_csv_atomic(table, out / "tab_calibration.csv")
-    write_text_atomic(out / "tab_calibration.md", render(frame, rows, cals, split))
+    write_csv_atomic(table, out / f"{STEM}.csv")
+    write_notes(out, STEM, calibration_notes(split, cals))
+    write_study(STEM, out)
     payload = calibration_payload(fitted, split, summary)
     write_json_atomic(out / "calibration_fit.json", payload)
     if args.write_package_data:

@@ -17,7 +17,8 @@ Pass criteria (per case and method): the same terms and branch, and
 * particle densities: max |dbeta| <= 0.03 and coefficients within 5 % (N >= 1e5; smaller N are
   reported, not judged).
 
-Writes ``results/independent/tab_independent.{csv,md,tex}``::
+Writes ``results/independent/tab_independent.csv``; the ``.md`` and ``.tex`` are rendered from it
+(:mod:`weakpareto.reporting.studies.independent`, also by ``wp report``)::
 
     python scripts/independent_suite.py [--out-dir results/independent] [--only NAME ...]
 """
@@ -30,7 +31,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 import yaml
 from threadpoolctl import threadpool_limits
@@ -39,7 +39,9 @@ from weakpareto import WeakPareto
 from weakpareto.benchmarks.generators import generate
 from weakpareto.benchmarks.noise import add_noise
 from weakpareto.evaluation.metrics import score, truth_equation
-from weakpareto.io import write_csv_atomic, write_text_atomic
+from weakpareto.io import write_csv_atomic
+from weakpareto.reporting.studies.independent import STEM
+from weakpareto.reporting.studies.registry import write_study
 
 CASES = Path(__file__).with_name("independent_cases.yaml")
 NOISE_SEED = 11
@@ -140,37 +142,6 @@ def run_case(cfg: dict[str, Any], kind: str, noise: float, suite: dict[str, Any]
     return rows
 
 
-def _fmt(v: Any) -> str:
-    if isinstance(v, float):
-        return "—" if not np.isfinite(v) else f"{v:.3g}"
-    return "—" if v is None else str(v)
-
-
-def markdown(df: pd.DataFrame) -> str:
-    cols = ["case", "method", "equation", "e_alpha", "e_beta_max", "e_xi_max", "passed",
-            "seconds", "warnings"]  # fmt: skip
-    lines = ["# tab_independent: methods on data their discretisations did not make", ""]
-    judged = df[df["passed"].notna()]
-    for method, g in judged.groupby("method", sort=False):
-        lines.append(f"- {method}: {int(g['passed'].sum())}/{len(g)} judged cases pass")
-    lines += ["", "| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    for _, r in df.iterrows():
-        lines.append("| " + " | ".join(_fmt(r[c]) for c in cols) + " |")
-    return "\n".join(lines) + "\n"
-
-
-def latex(df: pd.DataFrame) -> str:
-    head = r"\begin{tabular}{llrrrl}" + "\n" + r"\toprule" + "\n"
-    head += r"case & method & $|\Delta\alpha|$ & $\max|\Delta\beta|$ & $\max e_\xi$ & pass \\"
-    body = [head, r"\midrule"]
-    for _, r in df.iterrows():
-        cells = [str(r["case"]).replace("_", r"\_"), str(r["method"]).replace("_", r"\_")]
-        cells += [_fmt(r["e_alpha"]), _fmt(r["e_beta_max"]), _fmt(r["e_xi_max"]), _fmt(r["passed"])]
-        body.append(" & ".join(cells) + r" \\")
-    body += [r"\bottomrule", r"\end{tabular}"]
-    return "\n".join(body) + "\n"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out-dir", default="results/independent")
@@ -189,10 +160,9 @@ def main() -> None:
     df = pd.DataFrame(rows)
     out = Path(args.out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    write_csv_atomic(df, out / "tab_independent.csv")
-    write_text_atomic(out / "tab_independent.md", markdown(df))
-    write_text_atomic(out / "tab_independent.tex", latex(df))
-    print(markdown(df).split("\n\n")[0])
+    write_csv_atomic(df, out / f"{STEM}.csv")
+    write_study(STEM, out)
+    print((out / f"{STEM}.md").read_text(encoding="utf-8").split("\n\n")[0])
 
 
 if __name__ == "__main__":

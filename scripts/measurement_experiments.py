@@ -9,7 +9,9 @@ three together determine both. Every fit uses the same plain settings (``operato
 ``alpha_range=[0.2,1.9]``, ``beta_range=[0,3.2]``, the default method), at 0 and 1 %
 multiplicative noise, one BLAS thread.
 
-Writes ``results/measurement/tab_experiments.{csv,md}``::
+Writes ``results/measurement/tab_experiments.csv`` and the truth equation to
+``tab_experiments.json``; the ``.md`` is rendered from both
+(:mod:`weakpareto.reporting.studies.measurement`, also by ``wp report``)::
 
     python scripts/measurement_experiments.py [--out-dir results/measurement]
 """
@@ -29,7 +31,11 @@ from weakpareto import WeakPareto
 from weakpareto.benchmarks.generators import generate
 from weakpareto.benchmarks.noise import add_noise
 from weakpareto.evaluation.metrics import score, truth_equation
-from weakpareto.io import write_csv_atomic, write_text_atomic
+from weakpareto.io import write_csv_atomic
+from weakpareto.reporting.studies.common import write_notes
+from weakpareto.reporting.studies.measurement import EXPERIMENTS_STEM as STEM
+from weakpareto.reporting.studies.measurement import experiments_notes
+from weakpareto.reporting.studies.registry import write_study
 
 TRUTH: dict[str, Any] = {
     "mode": "sub",
@@ -96,31 +102,6 @@ def fit_row(
     }
 
 
-def _fmt(v: Any) -> str:
-    if isinstance(v, float):
-        return "—" if not np.isfinite(v) else f"{v:.3g}"
-    return "—" if v is None or v == "" else str(v)
-
-
-def markdown(df: pd.DataFrame) -> str:
-    cols = ["noise", "fit", "grids", "equation", "e_alpha", "e_beta_max", "e_xi_max",
-            "seconds", "warnings"]  # fmt: skip
-    lines = [
-        "# tab_experiments: several experiments of one equation, alone and pooled",
-        "",
-        f"Truth: {truth_equation(experiment_config(*EXPERIMENTS[0])).text()}; experiment k "
-        "starts from a constant plus spatial mode k (one mode: the order and the coefficient "
-        "trade off); e_alpha = |dalpha|, e_beta_max = max |dbeta|, e_xi_max = max relative "
-        "coefficient error; noise = multiplicative fraction; seconds on one BLAS thread.",
-        "",
-        "| " + " | ".join(cols) + " |",
-        "|" + "---|" * len(cols),
-    ]
-    for _, r in df.iterrows():
-        lines.append("| " + " | ".join(_fmt(r[c]) for c in cols) + " |")
-    return "\n".join(lines) + "\n"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out-dir", default="results/measurement")
@@ -137,8 +118,10 @@ def main() -> None:
     df = pd.DataFrame(rows)
     out = Path(args.out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    write_csv_atomic(df, out / "tab_experiments.csv")
-    write_text_atomic(out / "tab_experiments.md", markdown(df))
+    write_csv_atomic(df, out / f"{STEM}.csv")
+    truth = truth_equation(experiment_config(*EXPERIMENTS[0])).text()
+    write_notes(out, STEM, experiments_notes(truth))
+    write_study(STEM, out)
 
 
 if __name__ == "__main__":

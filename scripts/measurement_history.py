@@ -16,7 +16,9 @@ for ``history=none`` (the default: the record's start taken for the onset) and
 ``history=unknown``. A row passes with the true support, ``|dalpha| <= 0.03``,
 ``|dbeta| <= 0.03`` and coefficients within 5 %.
 
-Writes ``results/measurement/tab_history.{csv,md}``::
+Writes ``results/measurement/tab_history.csv`` and the pass tolerances to ``tab_history.json``;
+the ``.md`` is rendered from both (:mod:`weakpareto.reporting.studies.measurement`, also by
+``wp report``)::
 
     python scripts/measurement_history.py [--out-dir results/measurement]
 """
@@ -34,7 +36,11 @@ from threadpoolctl import threadpool_limits
 
 from weakpareto import WeakPareto
 from weakpareto.benchmarks.generators import generate
-from weakpareto.io import write_csv_atomic, write_text_atomic
+from weakpareto.io import write_csv_atomic
+from weakpareto.reporting.studies.common import write_notes
+from weakpareto.reporting.studies.measurement import HISTORY_STEM as STEM
+from weakpareto.reporting.studies.measurement import tolerance_notes
+from weakpareto.reporting.studies.registry import write_study
 
 NT_KEPT, T_KEPT, NOISE_SEED = 151, 3.0, 11
 IC = [
@@ -91,26 +97,6 @@ def fit_row(name: str, cut: float, noise: float, history: str) -> dict[str, Any]
             "seconds": round(seconds, 1)}  # fmt: skip
 
 
-def markdown(df: pd.DataFrame) -> str:
-    lines = [
-        "# Unobserved history: default vs history=unknown",
-        "",
-        "Exact Mittag-Leffler fields recorded from t0 (fraction of the time since the onset); "
-        f"pass: true support, |dalpha|, |dbeta| <= {TOL_ORDER}, coefficient within "
-        f"{TOL_COEF:.0%} (scripts/measurement_history.py).",
-        "",
-        "| case | t0 | noise | history | equation | abs dalpha | abs dbeta | coef err | pass |",
-        "|---|---|---|---|---|---|---|---|---|",
-    ]
-    for r in df.itertuples():
-        lines.append(
-            f"| {r.case} | {r.t0_fraction:.0%} | {r.noise:.0%} | {r.history} | {r.equation} | "
-            f"{r.d_alpha:.4f} | {r.d_beta:.4f} | {r.coef_error:.3f} | "
-            f"{'yes' if r.pass_ else 'no'} |"
-        )
-    return "\n".join(lines) + "\n"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out-dir", type=Path, default=Path("results/measurement"))
@@ -124,10 +110,9 @@ def main() -> None:
                                                  "d_alpha", "pass")}, flush=True)  # fmt: skip
     df = pd.DataFrame(rows)
     args.out_dir.mkdir(parents=True, exist_ok=True)
-    write_csv_atomic(df, args.out_dir / "tab_history.csv")
-    write_text_atomic(
-        args.out_dir / "tab_history.md", markdown(df.rename(columns={"pass": "pass_"}))
-    )
+    write_csv_atomic(df, args.out_dir / f"{STEM}.csv")
+    write_notes(args.out_dir, STEM, tolerance_notes(TOL_ORDER, TOL_COEF))
+    write_study(STEM, args.out_dir)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,9 @@ the same gaps plus a masked block of garbage (8 frames x 10 points set to 1e3). 
 additive Gaussian (of std(u)), added to the sampled values. Every fit: ``method=
 weak_pareto_exact``, ``powers=(0,)``, ``max_terms=3``, one BLAS thread.
 
-Writes ``results/measurement/tab_irregular.{csv,md}``::
+Writes ``results/measurement/tab_irregular.csv`` and the pass tolerances to
+``tab_irregular.json``; the ``.md`` is rendered from both
+(:mod:`weakpareto.reporting.studies.measurement`, also by ``wp report``)::
 
     python scripts/measurement_irregular.py [--out-dir results/measurement]
 """
@@ -32,8 +34,12 @@ import pandas as pd
 from threadpoolctl import threadpool_limits
 
 from weakpareto import WeakPareto
-from weakpareto.io import write_csv_atomic, write_text_atomic
+from weakpareto.io import write_csv_atomic
 from weakpareto.numerics.mittag_leffler import mittag_leffler
+from weakpareto.reporting.studies.common import write_notes
+from weakpareto.reporting.studies.measurement import IRREGULAR_STEM as STEM
+from weakpareto.reporting.studies.measurement import tolerance_notes
+from weakpareto.reporting.studies.registry import write_study
 
 NX, NT, T_END = 64, 70, 2.0
 X = 2 * np.pi * np.arange(NX) / NX
@@ -137,27 +143,6 @@ def fit_row(name: str, case: dict[str, Any], sampling: str, t, mask, noise: floa
     return row
 
 
-def markdown(df: pd.DataFrame) -> str:
-    lines = [
-        "# Irregular time samples, gaps and masks (method=weak_pareto_exact)",
-        "",
-        "Exact Mittag-Leffler solutions evaluated at the sampled times, 64 x 70 samples; "
-        f"targets: same equation, |d alpha|, |d beta| <= {TOL_ORDER}, coefficients within "
-        f"{TOL_COEF:.0%} (scripts/measurement_irregular.py).",
-        "",
-        "| field | sampling | noise | equation | dα | dβ | coef err | dropped (frames / "
-        "samples / tests / rows) | pass |",
-        "|---|---|---|---|---|---|---|---|---|",
-    ]
-    for r in df.itertuples():
-        lines.append(
-            f"| {r.field} | {r.sampling} | {r.noise:.0%} | `{r.equation}` | {r.d_alpha:.4f} | "
-            f"{r.d_beta:.4f} | {r.coef_err:.2%} | {r.missing_frames} / {r.missing_samples} / "
-            f"{r.tests_dropped} / {r.rows_dropped} | {'yes' if r.pass_ else 'no'} |"
-        )
-    return "\n".join(lines) + "\n"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out-dir", default="results/measurement", type=Path)
@@ -171,10 +156,9 @@ def main() -> None:
                     print({k: rows[-1][k] for k in ("field", "sampling", "noise", "equation")})
     df = pd.DataFrame(rows)
     args.out_dir.mkdir(parents=True, exist_ok=True)
-    write_csv_atomic(df, args.out_dir / "tab_irregular.csv")
-    write_text_atomic(
-        args.out_dir / "tab_irregular.md", markdown(df.rename(columns={"pass": "pass_"}))
-    )
+    write_csv_atomic(df, args.out_dir / f"{STEM}.csv")
+    write_notes(args.out_dir, STEM, tolerance_notes(TOL_ORDER, TOL_COEF))
+    write_study(STEM, args.out_dir)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,9 @@ K [(1+s)/2 D_+^1.5 + (1-s)/2 D_-^1.5] u, exact (s = +-0.5, alpha 1 and 0.8, clea
 from particles (a Lévy flight with drift; drift plus asymmetric stable jumps), all three
 families searched, with the same-order tie rule and the reported K, s (docs/method/skewed.md).
 
-Writes ``results/model_class/tab_model_class.{csv,md,tex}``::
+Writes ``results/model_class/tab_model_class.csv`` and the values its notes name (truths, the
+cost summary) to ``tab_model_class.json``; the ``.md`` and ``.tex`` are rendered from both
+(:mod:`weakpareto.reporting.studies.model_class`, also by ``wp report``)::
 
     python scripts/model_class.py [--out-dir results/model_class] [--repeats 3] [--particles N]
 """
@@ -43,12 +45,15 @@ from threadpoolctl import threadpool_limits
 from weakpareto.benchmarks.generators import generate
 from weakpareto.benchmarks.noise import add_noise
 from weakpareto.benchmarks.particles import levy_drift_case
-from weakpareto.io import write_csv_atomic, write_text_atomic
+from weakpareto.io import write_csv_atomic
 from weakpareto.library.families import FamilyLibrary, family_library
 from weakpareto.method.discovery_families import discover_families
 from weakpareto.method.settings import DiscoveryConfig, named_settings
 from weakpareto.method.skew import skewed_pairs
 from weakpareto.records import FAMILIES, DiscoveryResult, Equation, Family, Term
+from weakpareto.reporting.studies.common import write_notes
+from weakpareto.reporting.studies.model_class import STEM, notes
+from weakpareto.reporting.studies.registry import write_study
 
 CASES = ((1.0, 0.0), (1.0, 0.01), (0.8, 0.0), (0.8, 0.01))
 SEARCHED: tuple[tuple[Family, ...], ...] = (
@@ -134,46 +139,6 @@ def cost_ratio(repeats: int) -> dict[str, tuple[float, float]]:
             fastest = min(best.get(name, (np.inf, 0.0))[0], seconds)
             best[name] = (fastest, result.timings["n_evals"])
     return best
-
-
-def _fmt(v: Any) -> str:
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, float):
-        return "—" if not np.isfinite(v) else f"{v:.3g}"
-    return str(v)
-
-
-def markdown_table(df: pd.DataFrame, cols: list[str]) -> list[str]:
-    """The rows of ``df`` as a markdown table of the columns ``cols``."""
-    head = ["| " + " | ".join(c.replace("|", "\\|") for c in cols) + " |", "|" + "---|" * len(cols)]
-    return head + ["| " + " | ".join(_fmt(r[c]) for c in cols) + " |" for _, r in df.iterrows()]
-
-
-def markdown(df: pd.DataFrame, cost: dict[str, tuple[float, float]]) -> str:
-    cols = ["case", "families searched", "equation", "terms ok", "|Δα|", "max|Δβ|",
-            "max coef error", "E_fit", "seconds"]  # fmt: skip
-    (both, evals), one = cost["directional+riesz"], cost["directional"]
-    lines = [
-        "# tab_model_class: advection with Riesz dispersion, families together and alone",
-        "",
-        f"Truth: {truth(1.0).text()} (α = 1) and {truth(0.8).text()}; exact per-mode "
-        "solutions, 120 x 96 points, t in [0, 2], 2π-periodic; noise = multiplicative, seed 0. "
-        "Method weak_pareto_robust, α in [0.6, 1.1], β in [0.5, 2.2], powers [0, 1, 2]. Terms "
-        "are matched within (power, family); |Δβ| and the relative coefficient error only when "
-        "every term's family is right (terms ok). Seconds on one BLAS thread, one run.",
-        "",
-        *markdown_table(df, cols),
-    ]
-    lines += [
-        "",
-        "Cost on the clean α = 1 field (fastest of interleaved repeats; objective evaluations): "
-        + ", ".join(f"{k} {v:.2f} s ({n:.0f})" for k, (v, n) in cost.items())
-        + f". Two families / directional alone: {both / one[0]:.2f}x the time, "
-        f"{evals / one[1]:.2f}x the evaluations; / Riesz alone: "
-        f"{both / cost['riesz'][0]:.2f}x the time.",
-    ]
-    return "\n".join(lines) + "\n"
 
 
 # -- skewed fractional dispersion: exact and particle data ---------------------------------------
@@ -274,60 +239,12 @@ def skewed_rows(dc: DiscoveryConfig, n_particles: int) -> list[dict[str, Any]]:
     return rows
 
 
-SKEW_COLS = ["case", "equation", "terms ok", "|Δα|", "max|Δβ|", "|Δs|", "K, s",
-             "max coef error", "E_fit", "seconds"]  # fmt: skip
-
-
-def skewed_markdown(df: pd.DataFrame) -> str:
-    lines = [
-        "",
-        "## Skewed fractional dispersion (operator=auto, all three families, tie rule)",
-        "",
-        f"Truth: u_t = -{SKEW_V} u_x + K [(1+s)/2 D_x^1.5 + (1-s)/2 D_-x^1.5] u, K = {SKEW_K}, "
-        "s = ±0.5 (exact per-mode solutions, grid of the case above; α = 0.8: D_t^0.8 u on the "
-        "left); particles: the same drift and jumps from 1e6 particles (jumps exact per output "
-        "step, counting noise only). A right-directional term at order 1 ± 0.05 is scored as "
-        "the advection (D_-x^1 = -D_x^1). |Δs| from the reported pair (K, s).",
-        "",
-        *markdown_table(df, SKEW_COLS),
-    ]
-    return "\n".join(lines) + "\n"
-
-
-def skewed_latex(df: pd.DataFrame, skew: pd.DataFrame, tempered: pd.DataFrame) -> str:
-    """The three parts as LaTeX tabulars."""
-
-    def tab(frame: pd.DataFrame, cols: list[str]) -> list[str]:
-        out = [r"\begin{tabular}{" + "l" * len(cols) + "}", r"\hline"]
-        out.append(" & ".join(c.replace("|", "$|$").replace("Δ", r"$\Delta$") for c in cols)
-                   + r" \\ \hline")  # fmt: skip
-        for _, r in frame.iterrows():
-            cells = [_fmt(r[c]).replace("_", r"\_").replace("^", r"\^{}") for c in cols]
-            out.append(" & ".join(cells).replace("α", r"$\alpha$").replace("π", r"$\pi$")
-                       + r" \\")  # fmt: skip
-        return out + [r"\hline", r"\end{tabular}"]
-
-    first = ["case", "families searched", "terms ok", "|Δα|", "max|Δβ|", "max coef error"]
-    return (
-        "\n".join(
-            tab(df, first)
-            + [""]
-            + tab(skew, [c for c in SKEW_COLS if c != "equation"])
-            + [""]
-            + tab(tempered, [c for c in TEMPERED_COLS if c != "equation"])
-        )
-        + "\n"
-    )
-
-
 #: (label, family, order, coef, beta_range): u_t = coef X^{order, lambda} u, lambda = 1
 TEMPERED_CASES = (
     ("tempered Riesz", "tempered_riesz", 1.5, 0.3, (0.5, 2.0)),
     ("one-sided tempered", "tempered", 0.7, -0.3, (0.3, 1.0)),
 )
 TEMPERED_LAMBDA = 1.0
-TEMPERED_COLS = ["case", "equation", "λ", "|Δλ|/λ", "terms ok", "max|Δβ|", "max coef error",
-                 "seconds"]  # fmt: skip
 
 
 def tempered_config(family: str, order: float, coef: float) -> dict[str, Any]:
@@ -382,22 +299,6 @@ def tempered_rows() -> list[dict[str, Any]]:
     return rows
 
 
-def tempered_markdown(df: pd.DataFrame) -> str:
-    lines = [
-        "",
-        "## Tempered families (λ given or estimated)",
-        "",
-        f"Truth: u_t = c X^{{β, λ}} u with λ = {TEMPERED_LAMBDA:g}: the tempered Riesz symbol "
-        "-[(λ+iκ)^β + (λ-iκ)^β - 2λ^β] / (2 cos(πβ/2)) (β = 1.5, c = 0.3) and the one-sided "
-        "(λ+iκ)^β - λ^β (β = 0.7, c = -0.3); exact per-mode solutions, 120 x 96 points, t in "
-        "[0, 1], 2π-periodic; the users' default method (weak_pareto_robust), α in [0.5, 1.5] "
-        "(docs/method/tempered.md).",
-        "",
-        *markdown_table(df, TEMPERED_COLS),
-    ]
-    return "\n".join(lines) + "\n"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out-dir", default="results/model_class")
@@ -430,11 +331,12 @@ def main() -> None:
     out = Path(args.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     both = pd.concat([df, skew, tempered], ignore_index=True)
-    write_csv_atomic(both, out / "tab_model_class.csv")
-    text = markdown(df, cost) + skewed_markdown(skew) + tempered_markdown(tempered)
-    write_text_atomic(out / "tab_model_class.md", text)
-    write_text_atomic(out / "tab_model_class.tex", skewed_latex(df, skew, tempered))
-    print(markdown(df, cost).splitlines()[-1])
+    write_csv_atomic(both, out / f"{STEM}.csv")
+    truths = [truth(1.0).text(), truth(0.8).text()]
+    write_notes(out, STEM, notes(truths, SKEW_V, SKEW_K, TEMPERED_LAMBDA, cost))
+    write_study(STEM, out)
+    text = (out / f"{STEM}.md").read_text(encoding="utf-8")
+    print(next(line for line in text.splitlines() if line.startswith("Cost on")))
 
 
 if __name__ == "__main__":

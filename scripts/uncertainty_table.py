@@ -3,7 +3,9 @@ calibrated (docs/method/extensions.md#bootstrap-intervals).
 
 Reads the runs of ``conf/experiment/uncertainty.yaml`` (``make reproduce-uncertainty``: FADE,
 Burgers, RD space at 1/5/10 % noise, 20 seeds, ``uncertainty=bootstrap``) and writes
-``<out-dir>/tab_uncertainty.{md,tex,csv}`` and ``<out-dir>/coverage.png`` atomically. The
+``<out-dir>/tab_uncertainty.csv``, its sidecar ``tab_uncertainty.json`` and
+``<out-dir>/coverage.png`` atomically; the ``.md`` and ``.tex`` are rendered from the CSV and the
+sidecar (:mod:`weakpareto.reporting.studies.uncertainty`, also by ``wp report``). The
 calibrated columns use the package's constants (:data:`weakpareto.method.intervals.CALIBRATION`,
 fitted by scripts/calibrate_intervals.py on other equations); the pair these runs would give on
 the ``--fit`` benchmarks (default FADE + Burgers) is printed and named in the table's note, for
@@ -19,8 +21,11 @@ import argparse
 from pathlib import Path
 
 from weakpareto.campaign.store import load_runs
-from weakpareto.io import write_csv_atomic, write_text_atomic
+from weakpareto.io import write_csv_atomic
 from weakpareto.method.intervals import CALIBRATION
+from weakpareto.reporting.studies.common import write_notes
+from weakpareto.reporting.studies.registry import write_study
+from weakpareto.reporting.studies.uncertainty import uncertainty_notes
 from weakpareto.reporting.uncertainty_table import (
     STEM,
     coverage_records,
@@ -29,8 +34,6 @@ from weakpareto.reporting.uncertainty_table import (
     draw_coverage,
     fit_calibration,
     latest_runs,
-    render_latex,
-    render_markdown,
 )
 
 
@@ -52,8 +55,8 @@ def main() -> None:
     table = coverage_table(runs, CALIBRATION, level)
     out = Path(args.out_dir)
     write_csv_atomic(table, out / f"{STEM}.csv")
-    write_text_atomic(out / f"{STEM}.md", render_markdown(table, CALIBRATION, refit, fit, level))
-    write_text_atomic(out / f"{STEM}.tex", render_latex(table, CALIBRATION, level))
+    write_notes(out, STEM, uncertainty_notes(CALIBRATION, fit, refit))
+    write_study(STEM, out)
     draw_coverage(table, out / "coverage.png", level)
     print(f"refitted on {'+'.join(fit)}: {describe(refit)}")
     print(f"package CALIBRATION: {describe(CALIBRATION)}")

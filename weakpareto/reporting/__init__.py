@@ -5,6 +5,8 @@ Layout of the subpackage:
 * :mod:`~weakpareto.reporting.render`: :func:`~weakpareto.reporting.render.render_all`, the
   ``wp report`` driver;
 * :mod:`~weakpareto.reporting.tables`: one module per paper table (or family of tables);
+* :mod:`~weakpareto.reporting.studies`: the study tables beyond the paper (``.md``/``.tex``),
+  rendered from the CSV and sidecar JSON their scripts write;
 * :mod:`~weakpareto.reporting.figures`: fig:robustness and fig:burgers (matplotlib);
 * :mod:`~weakpareto.reporting.latex`: the one booktabs table writer and the LaTeX cell helpers;
 * :mod:`~weakpareto.reporting.markdown`: the paper-vs-ours comparison notes;

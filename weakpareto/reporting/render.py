@@ -12,8 +12,11 @@
 * ``<results_dir>/../bench/stages.csv``: tab:runtime;
 
 and writes ``<stem>.tex`` plus ``<stem>_paper_vs_ours.md`` per table and PNG + PDF per figure to
-``out_dir``. Tables without inputs are skipped with a note on stderr (not an error). With
-``html_dir`` it also writes the results page ``<html_dir>/index.html``
+``out_dir``. It also renders the study tables beyond the paper in place, from the CSV (and
+sidecar) their scripts wrote under ``<results_dir>/..`` (``independent/``, ``model_class/``,
+``measurement/``, ``beyond/``, ``uncertainty/``, ``bench/``;
+:mod:`weakpareto.reporting.studies`). Tables without inputs are skipped with a note on stderr
+(not an error). With ``html_dir`` it also writes the results page ``<html_dir>/index.html``
 (:mod:`weakpareto.reporting.html.site`): every table beside the paper's values, the figures, the
 tables beyond the paper and the provenance of the runs.
 
@@ -44,6 +47,7 @@ from weakpareto.reporting.paper_claims import (
     write_claim_diagnostics,
 )
 from weakpareto.reporting.paper_values import paper_table
+from weakpareto.reporting.studies.registry import write_study_tables
 from weakpareto.reporting.tables import (
     burgers_margin,
     local_identifiability,
@@ -195,13 +199,16 @@ def render_all(
     out_dir: str | os.PathLike = "results/tables",
     conditioning_csv: str | os.PathLike | None = None,
     html_dir: str | os.PathLike | None = None,
+    studies: bool = True,
 ) -> list[Path]:
-    """Render every table that has results, and the figures; returns the written paths.
+    """Render every table that has results, the figures and the study tables whose CSV exists
+    under ``<results_dir>/..``; returns the written paths.
 
     ``conditioning_csv`` defaults to ``<results_dir>/../diagnostics/conditioning.csv``
     (written by ``scripts/conditioning.py``). Skipped tables/figures and missing cells are
     reported on stderr (not errors). ``html_dir``: also write the results page there (its
-    beyond-paper tables are read from ``<results_dir>/..``).
+    beyond-paper tables are read from ``<results_dir>/..``). ``studies=False`` leaves the study
+    tables under ``<results_dir>/..`` as they are.
     """
     results = Path(results_dir).resolve().parent
     diagnostics = results / "diagnostics"
@@ -225,6 +232,8 @@ def render_all(
     paths += write_diagnostics(out_dir, diagnostics)  # tab:burgers, S_beta
     paths += write_claim_diagnostics(out_dir, diagnostics)  # five-arm temporal profile
     paths += write_runtime(out_dir, results / "bench")  # tab:runtime from `wp bench`
+    if studies:  # before the page, which shows the study tables from their files
+        paths += write_study_tables(results, notes)
     if html_dir is not None:
         paths += write_site(html_dir, out_dir, results, runs, failures)
     for n in notes:

@@ -1,0 +1,40 @@
+"""The comparison and timing tables of results/bench rendered from their CSVs (and sidecars)."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from weakpareto.reporting.studies import bench
+from weakpareto.reporting.studies.common import write_notes
+
+TABLES = [
+    (bench.ROBUST_STEM, bench.render_robust),
+    (bench.TIMING_STEM, bench.render_timing),
+    (bench.DATASET_STEM, bench.render_dataset),
+    (bench.UPDATING_STEM, bench.render_updating),
+    (bench.BOUNDED_STEM, bench.render_bounded),
+]
+
+
+@pytest.mark.parametrize(("stem", "render"), TABLES, ids=[t[0] for t in TABLES])
+def test_committed_table_is_rendered_from_its_files(stem, render, results_folder, committed):
+    texts = render(results_folder("bench"))
+    assert set(texts) == {".md"}
+    committed("bench", stem, texts)
+
+
+def test_bounded_domain_without_the_periodicity_test(results_folder, tmp_path):
+    """A quick run has no periodicity rows: the table ends after the fits."""
+    shutil.copy(results_folder("bench") / "bounded_domain.csv", tmp_path)
+    write_notes(tmp_path, bench.BOUNDED_STEM, bench.bounded_notes(1, None))
+    md = bench.render_bounded(tmp_path)[".md"]
+    assert "Periodicity test" not in md and "seeds per noise level 1)" in md
+
+
+def test_dataset_read_target_verdict(results_folder, tmp_path):
+    shutil.copy(results_folder("bench") / "dataset_read.csv", tmp_path)
+    write_notes(tmp_path, bench.DATASET_STEM, bench.dataset_notes(10_000, 8, 0.1))
+    md = bench.render_dataset(tmp_path)[".md"]
+    assert "8 cores" in md and "target < 0.1 s for the compacted dataset: NOT met." in md

@@ -1,0 +1,151 @@
+"""The measurement tables: several experiments in one fit, unobserved history, irregular samples.
+
+Each is rendered from ``<stem>.csv`` and its sidecar ``<stem>.json`` in ``results/measurement``:
+
+* tab_experiments (``scripts/measurement_experiments.py``): every fit of one experiment alone
+  and of all pooled; the sidecar holds the truth equation;
+* tab_history (``scripts/measurement_history.py``): a Caputo field recorded from t0 > onset,
+  default against ``history=unknown``; the sidecar holds the pass tolerances;
+* tab_irregular (``scripts/measurement_irregular.py``): irregular times, gaps and masks; the
+  sidecar holds the pass tolerances.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pandas as pd
+
+from weakpareto.reporting.studies.common import (
+    cell,
+    csv_path,
+    pipe_row,
+    pipe_rule,
+    pipe_table,
+    read_notes,
+    read_table,
+)
+
+EXPERIMENTS_STEM = "tab_experiments"
+HISTORY_STEM = "tab_history"
+IRREGULAR_STEM = "tab_irregular"
+EXPERIMENTS_COLS = ["noise", "fit", "grids", "equation", "e_alpha", "e_beta_max", "e_xi_max",
+                    "seconds", "warnings"]  # fmt: skip
+
+
+def experiments_notes(truth: str) -> dict[str, Any]:
+    """The sidecar of tab_experiments: the truth equation's text."""
+    return {"truth": truth}
+
+
+def tolerance_notes(order: float, coefficient: float) -> dict[str, Any]:
+    """The sidecar of tab_history and tab_irregular: a row passes with its orders within
+    ``order`` and its coefficients within the relative ``coefficient``."""
+    return {"tolerances": {"order": order, "coefficient": coefficient}}
+
+
+def experiments_markdown(df: pd.DataFrame, truth: str) -> str:
+    """Every fit of tab_experiments under a note naming ``truth``."""
+    lines = [
+        "# tab_experiments: several experiments of one equation, alone and pooled",
+        "",
+        f"Truth: {truth}; experiment k "
+        "starts from a constant plus spatial mode k (one mode: the order and the coefficient "
+        "trade off); e_alpha = |dalpha|, e_beta_max = max |dbeta|, e_xi_max = max relative "
+        "coefficient error; noise = multiplicative fraction; seconds on one BLAS thread.",
+        "",
+        *pipe_table(
+            EXPERIMENTS_COLS, ([cell(r[c]) for c in EXPERIMENTS_COLS] for _, r in df.iterrows())
+        ),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _yes_no(passed: Any) -> str:
+    return "yes" if passed else "no"
+
+
+def history_markdown(df: pd.DataFrame, order: float, coefficient: float) -> str:
+    """Every fit of tab_history; ``order`` and ``coefficient`` are the pass tolerances."""
+    header = ["case", "t0", "noise", "history", "equation", "abs dalpha", "abs dbeta",
+              "coef err", "pass"]  # fmt: skip
+    lines = [
+        "# Unobserved history: default vs history=unknown",
+        "",
+        "Exact Mittag-Leffler fields recorded from t0 (fraction of the time since the onset); "
+        f"pass: true support, |dalpha|, |dbeta| <= {order}, coefficient within "
+        f"{coefficient:.0%} (scripts/measurement_history.py).",
+        "",
+    ]
+    rows = (
+        [str(r["case"]), f"{r['t0_fraction']:.0%}", f"{r['noise']:.0%}", str(r["history"]),
+         str(r["equation"]), f"{r['d_alpha']:.4f}", f"{r['d_beta']:.4f}",
+         f"{r['coef_error']:.3f}", _yes_no(r["pass"])]
+        for _, r in df.iterrows()
+    )  # fmt: skip
+    lines += pipe_table(header, rows)
+    return "\n".join(lines) + "\n"
+
+
+def irregular_markdown(df: pd.DataFrame, order: float, coefficient: float) -> str:
+    """Every fit of tab_irregular; ``order`` and ``coefficient`` are the pass tolerances."""
+    lines = [
+        "# Irregular time samples, gaps and masks (method=weak_pareto_exact)",
+        "",
+        "Exact Mittag-Leffler solutions evaluated at the sampled times, 64 x 70 samples; "
+        f"targets: same equation, |d alpha|, |d beta| <= {order}, coefficients within "
+        f"{coefficient:.0%} (scripts/measurement_irregular.py).",
+        "",
+        pipe_row(
+            [
+                "field",
+                "sampling",
+                "noise",
+                "equation",
+                "dα",
+                "dβ",
+                "coef err",
+                "dropped (frames / samples / tests / rows)",
+                "pass",
+            ]
+        ),  # fmt: skip
+        pipe_rule(9),
+    ]
+    for _, r in df.iterrows():
+        dropped = " / ".join(
+            str(r[c])
+            for c in ("missing_frames", "missing_samples", "tests_dropped", "rows_dropped")
+        )
+        lines.append(
+            pipe_row([
+                str(r["field"]), str(r["sampling"]), f"{r['noise']:.0%}", f"`{r['equation']}`",
+                f"{r['d_alpha']:.4f}", f"{r['d_beta']:.4f}", f"{r['coef_err']:.2%}", dropped,
+                _yes_no(r["pass"]),
+            ])
+        )  # fmt: skip
+    return "\n".join(lines) + "\n"
+
+
+def render_experiments(directory: str | os.PathLike) -> dict[str, str]:
+    """``{".md": ...}`` from ``tab_experiments.csv`` and ``.json``."""
+    df = read_table(csv_path(directory, EXPERIMENTS_STEM))
+    truth = read_notes(directory, EXPERIMENTS_STEM)["truth"]
+    return {".md": experiments_markdown(df, truth)}
+
+
+def _tolerances(directory: str | os.PathLike, stem: str) -> tuple[float, float]:
+    tol = read_notes(directory, stem)["tolerances"]
+    return float(tol["order"]), float(tol["coefficient"])
+
+
+def render_history(directory: str | os.PathLike) -> dict[str, str]:
+    """``{".md": ...}`` from ``tab_history.csv`` and ``.json``."""
+    df = read_table(csv_path(directory, HISTORY_STEM))
+    return {".md": history_markdown(df, *_tolerances(directory, HISTORY_STEM))}
+
+
+def render_irregular(directory: str | os.PathLike) -> dict[str, str]:
+    """``{".md": ...}`` from ``tab_irregular.csv`` and ``.json``."""
+    df = read_table(csv_path(directory, IRREGULAR_STEM))
+    return {".md": irregular_markdown(df, *_tolerances(directory, IRREGULAR_STEM))}
