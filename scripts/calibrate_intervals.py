@@ -411,7 +411,8 @@ def main() -> None:
     write_csv_atomic(pd.DataFrame(rows).drop(columns="records"), out / "calibration_runs.csv")
     table = pd.concat([summary.assign(by="position"), by_noise.assign(by="noise")])
     write_csv_atomic(table, out / f"{STEM}.csv")
-    write_notes(out, STEM, calibration_notes(split, cals))
+    package = "fitted" if args.write_package_data or cals["previous"] == fitted else "previous"
+    write_notes(out, STEM, calibration_notes(split, cals, package))
     write_study(STEM, out)
     payload = calibration_payload(fitted, split, summary)
     write_json_atomic(out / "calibration_fit.json", payload)

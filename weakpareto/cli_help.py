@@ -229,11 +229,11 @@ def discover_help() -> str:
             "  test_functions=gaussian  gaussian | fourier (1-D only)",
             "  test_counts=null         [Kt,Kx] (2-D: [Kt,Kx,Ky]); null: the paper's rule",
             "  seed=0                   train/validation split and search seed",
-            "  method=weak_pareto_robust  weak_pareto_robust (ours: gain selector on refined "
-            "models,",
-            "                           unbiased refit) | weak_pareto_exact (ours: exact weak time",
-            "                           derivative, noise-aware scoring) | weak_pareto (the "
-            "paper's Algorithm 1)",
+            "  method=weak_pareto_exact  weak_pareto_exact (ours: exact weak time derivative,",
+            "                           noise-aware scoring, gain selector on refined models) |",
+            "                           weak_pareto_robust (ours: the same on the paper's L1 time",
+            "                           target, no noise scoring) | weak_pareto (the paper's "
+            "Algorithm 1)",
             "  domain=auto              periodic | bounded (a window of a larger system) | auto: "
             "periodic",
             "                           when the edges are consistent with periodicity",

@@ -28,7 +28,7 @@ def spec():
 def test_experiments_build_the_named_source_of_each_and_stack_it(spec):
     fields = (_field(30, 32, 1), _field(40, 48, 2))
     name, source = build_source(Experiments(fields), spec, "periodic", "positive")
-    assert name == "periodic_l1" and isinstance(source, PooledSource)
+    assert name == "periodic_exact" and isinstance(source, PooledSource)
     singles = [FEATURE_SOURCES[name](f, spec, "positive") for f in fields]
     betas = np.array([0.0, 1.2])
     np.testing.assert_array_equal(

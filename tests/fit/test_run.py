@@ -110,9 +110,9 @@ def test_the_bootstrap_reselects_with_the_fits_raised_gain_floor(monkeypatch):
 
 
 def test_a_superunit_model_on_the_l1_target_warns_about_its_start_terms():
-    """An exact diffusion-wave solution (D_t^1.35 u = 0.5 R^1.5 u): the default method's L1
-    target lands on the super-unit branch with a biased alpha and says why; the exact target's
-    fit does not warn."""
+    """An exact diffusion-wave solution (D_t^1.35 u = 0.5 R^1.5 u): the L1 target
+    (weak_pareto_robust) lands on the super-unit branch with a biased alpha and says why; the
+    exact target's fit (the default) does not warn."""
     from weakpareto.benchmarks.generators import generate
 
     cfg = {
@@ -126,11 +126,11 @@ def test_a_superunit_model_on_the_l1_target_warns_about_its_start_terms():
     }  # fmt: skip
     f = generate(cfg, 0)
     kw = dict(operator="riesz", alpha_range=(0.2, 1.9), beta_range=(0.3, 3.0), powers=(0,))
-    default = WeakPareto(**kw).fit(f.u, f.t, f.x)
-    assert default.mode_ == "sup" and abs(default.alpha_ - 1.35) > 0.05
-    (note,) = [w for w in default.warnings_ if w.code == "superunit_start"]
+    l1 = WeakPareto(method="weak_pareto_robust", **kw).fit(f.u, f.t, f.x)
+    assert l1.mode_ == "sup" and abs(l1.alpha_ - 1.35) > 0.05
+    (note,) = [w for w in l1.warnings_ if w.code == "superunit_start"]
     assert note.level == "warning" and "method=weak_pareto_exact" in note.message
-    exact = WeakPareto(method="weak_pareto_exact", **kw).fit(f.u, f.t, f.x)
+    exact = WeakPareto(**kw).fit(f.u, f.t, f.x)
     assert abs(exact.alpha_ - 1.35) <= 0.01
     assert not [w for w in exact.warnings_ if w.code == "superunit_start"]
 

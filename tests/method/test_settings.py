@@ -76,10 +76,10 @@ def test_wp_run_default_settings_equal_python_defaults():
 
 
 def test_estimator_defaults_are_the_settings_defaults():
-    """WeakPareto's default method is the robust one, read from conf/; method="weak_pareto" is
+    """WeakPareto's default method is weak_pareto_exact, read from conf/; method="weak_pareto" is
     exactly the paper's defaults (= Python discover() = wp run)."""
     cfg = WeakPareto().discovery_config()
-    search, selection, refine = named_settings("weak_pareto_robust", "gain")
+    search, selection, refine = named_settings("weak_pareto_exact", "gain")
     assert (cfg.search, cfg.selection, cfg.refine) == (search, selection, refine)
     paper = WeakPareto(method="weak_pareto").discovery_config()
     assert paper.search == SearchSettings()

@@ -129,7 +129,7 @@ def test_wp_discover_plot(fade_field, tmp_path, capsys):
     printed = capsys.readouterr().out
     assert f"wrote {png}" in printed and png.read_bytes()[:8] == PNG_MAGIC
     r = json.loads(out.read_text())
-    assert [p["size"] for p in r["pareto_front"]] == [1, 2, 3] and r["selected_size"] == 2
+    assert [p["size"] for p in r["pareto_front"]][:2] == [1, 2] and r["selected_size"] == 2
 
 
 @pytest.mark.parametrize(

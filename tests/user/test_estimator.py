@@ -35,7 +35,7 @@ def test_defaults_are_documented_values():
         "test_functions": "gaussian",
         "test_counts": None,
         "seed": 0,
-        "method": "weak_pareto_robust",
+        "method": "weak_pareto_exact",
         "popsize": 7,
         "maxiter": 24,
         "updating": "deferred",

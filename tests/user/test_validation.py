@@ -44,11 +44,11 @@ def _npz(path, **arrays):
 
 
 # Each case: (kind, builder(tmp_path) -> list of extra args, expected message fragment).
-def _case_npz(mutate):
+def _case_npz(mutate, *extra):
     def build(tmp):
         u, t, x = _field()
         arrays = mutate(u.copy(), t.copy(), x.copy())
-        return [f"data={_npz(tmp / 'd.npz', **arrays)}"]
+        return [f"data={_npz(tmp / 'd.npz', **arrays)}", *extra]
 
     return build
 
@@ -122,7 +122,10 @@ BAD_CASES = [
     ),
     (
         "non-uniform t",
-        _case_npz(lambda u, t, x: {"u": u, "t": t + 1e-3 * (t > 1), "x": x}),
+        # the default method fits irregular samples; the L1 target needs a uniform grid
+        _case_npz(
+            lambda u, t, x: {"u": u, "t": t + 1e-3 * (t > 1), "x": x}, "method=weak_pareto_robust"
+        ),
         "t is not uniform",
     ),
     (
@@ -140,7 +143,14 @@ BAD_CASES = [
         _case_npz(lambda u, t, x: {"u": u, "t": t, "x": x[::-1]}),
         "not strictly increasing",
     ),
-    ("NaN in u", _case_npz(lambda u, t, x: {"u": _set(u, 4, 7, np.nan), "t": t, "x": x}), "(4, 7)"),
+    (
+        "NaN in u",  # a gap for the default method, refused by the L1 target
+        _case_npz(
+            lambda u, t, x: {"u": _set(u, 4, 7, np.nan), "t": t, "x": x},
+            "method=weak_pareto_robust",
+        ),
+        "(4, 7)",
+    ),
     (
         "inf in u",
         _case_npz(lambda u, t, x: {"u": _set(u, 2, 1, np.inf), "t": t, "x": x}),

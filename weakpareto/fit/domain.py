@@ -242,12 +242,12 @@ def method_notes(method: str, exact_target: bool, two_d: bool, domain: str) -> l
     if not exact_target or (not two_d and domain != "bounded"):
         return []
     where = "2-D fields" if two_d else "bounded windows"
-    what = "the exact time target" + (" and noise-aware scoring" if two_d else "")
+    what = "the exact time target and noise-aware scoring"
     return [
         FitWarning(
             "method_components",
-            f"{what} of method={method} {'are' if two_d else 'is'} 1-D periodic only: {where} "
-            "use the paper's L1 time target (the method's other settings still apply, so the "
+            f"{what} of method={method} are 1-D periodic only: {where} use the paper's L1 time "
+            "target without noise scoring (the method's other settings still apply, so the "
             "result can differ from method=weak_pareto_robust)",
             "info",
         )

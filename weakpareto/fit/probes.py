@@ -25,7 +25,7 @@ from weakpareto.fit.context import (
     source_families,
     system,
 )
-from weakpareto.library.families import column_kinds, with_families
+from weakpareto.library.families import FamilyLibrary, column_kinds, with_families
 from weakpareto.library.weak import WeakLibrary
 from weakpareto.records import Equation, Family, Term
 
@@ -191,6 +191,47 @@ def probe_beta_outside(
     ]
 
 
+def _mixed_fit(
+    library: FamilyLibrary,
+    families: tuple[Family, Family],
+    own_orders: list[float],
+    y: Array,
+    size: int,
+    ridge: float,
+    fit_error: float,
+    other_orders: list[float],
+) -> tuple[float, tuple[float, float] | None]:
+    """The best own-family residual of up to ``size`` terms (at most ``fit_error``) and the best
+    residual, with its order, of a model that takes one column of the other family."""
+    own, other = families
+    x = np.hstack(
+        [
+            np.asarray(library.columns(library.kind(0, own), np.array(own_orders))).T,
+            np.asarray(library.columns(library.kind(0, other), np.array(other_orders))).T,
+        ]
+    )
+    norms = np.linalg.norm(x, axis=0)
+    keep = np.isfinite(norms) & (norms > 0)
+    is_other = np.r_[np.zeros(len(own_orders), bool), np.ones(len(other_orders), bool)][keep]
+    orders = np.r_[own_orders, other_orders][keep]
+    xn = x[:, keep] / norms[keep]
+    gram, rhs, yy = xn.T @ xn, xn.T @ y, float(y @ y)
+    pool_own = [int(j) for j in np.flatnonzero(~is_other)]
+    pool_all = list(range(xn.shape[1]))
+    base = fit_error
+    for c in range(1, size + 1):
+        base = min(base, _best_subsets(gram, rhs, yy, _subsets(pool_own, c), ridge))
+    best: tuple[float, float] | None = None
+    for col in (int(j) for j in np.flatnonzero(is_other)):
+        rest = [j for j in pool_all if j != col]
+        err = min(
+            _best_subsets(gram, rhs, yy, _subsets(rest, c, col), ridge) for c in range(1, size + 1)
+        )
+        if best is None or err < best[0]:
+            best = (err, float(orders[col]))
+    return base, best
+
+
 def probe_other_family(
     eq: Equation, ctx: FitContext, fit_error: float, floor: float
 ) -> list[FitWarning]:
@@ -201,7 +242,8 @@ def probe_other_family(
     selected size, coefficients by least squares) over the selected orders and
     :data:`FAMILY_PROBE_ORDERS` orders across ``beta_range`` in the fit's family, against the
     best such model that takes at least one term from the other family. The warning fires when
-    mixing cuts the residual by :data:`PROBE_GAIN`: the model class, not the noise, limits the
+    mixing cuts the residual by :data:`PROBE_GAIN` (the other family's order refined around the
+    best grid order): the model class, not the noise, limits the
     fit (an advection plus a symmetric fractional dispersion is neither family alone), and
     ``operator=auto`` searches both."""
     if ctx.two_d or fit_error < PROBE_MIN_FIT or fit_error <= 1.5 * floor or not eq.terms:
@@ -215,34 +257,17 @@ def probe_other_family(
     grid = [float(b) for b in np.linspace(max(lo, FAMILY_PROBE_MIN), hi, FAMILY_PROBE_ORDERS)]
     selected = [float(t.order) for t in eq.terms if t.power == 0 and not t.is_identity]
     own_orders = selected + [b for b in grid if all(abs(b - o) > 1e-9 for o in selected)]
-    x = np.hstack(
-        [
-            np.asarray(library.columns(library.kind(0, own), np.array(own_orders))).T,
-            np.asarray(library.columns(library.kind(0, other), np.array(grid))).T,
-        ]
-    )
     y = np.asarray(library.targets(np.array([eq.alpha]), eq.mode)[0])
-    norms = np.linalg.norm(x, axis=0)
-    keep = np.isfinite(norms) & (norms > 0)
-    is_other = np.r_[np.zeros(len(own_orders), bool), np.ones(len(grid), bool)][keep]
-    orders = np.r_[own_orders, grid][keep]
-    xn = x[:, keep] / norms[keep]
-    gram, rhs, yy = xn.T @ xn, xn.T @ y, float(y @ y)
     size = min(eq.size, 3)
-    pool_own = [int(j) for j in np.flatnonzero(~is_other)]
-    pool_all = list(range(xn.shape[1]))
-    base = fit_error
-    for c in range(1, size + 1):
-        base = min(base, _best_subsets(gram, rhs, yy, _subsets(pool_own, c), ctx.ridge))
-    best: tuple[float, float] | None = None
-    for col in (int(j) for j in np.flatnonzero(is_other)):
-        rest = [j for j in pool_all if j != col]
-        err = min(
-            _best_subsets(gram, rhs, yy, _subsets(rest, c, col), ctx.ridge)
-            for c in range(1, size + 1)
-        )
-        if best is None or err < best[0]:
-            best = (err, float(orders[col]))
+    mix = (library, (own, other), own_orders, y, size, ctx.ridge, fit_error)
+    base, best = _mixed_fit(*mix, grid)
+    if best is not None and len(grid) > 1:
+        # the grid's step decides how close to its own order the other family gets: refine
+        # around the best one so that a coarse grid does not hide the mixed model
+        step = grid[1] - grid[0]
+        fine = np.clip(np.linspace(best[1] - step, best[1] + step, 9), grid[0], hi)
+        _, refined = _mixed_fit(*mix, [float(b) for b in fine])
+        best = min(best, refined) if refined is not None else best
     if best is None or best[0] * PROBE_GAIN > base:
         return []
     err, order = best

@@ -261,9 +261,11 @@ def named_settings(
     )
 
 
-#: The users' default method (``WeakPareto``, ``wp discover``): the paper's search with the
-#: per-term gain selector on refined models and an unbiased final refit (``conf/method/``).
-DEFAULT_USER_METHOD = "weak_pareto_robust"
+#: The users' default method (``WeakPareto``, ``wp discover``): the paper's search on an exact
+#: weak time derivative with noise-aware scoring, the per-term gain selector on refined models
+#: and an unbiased final refit (``conf/method/weak_pareto_exact.yaml``; docs/independent-suite.md
+#: compares it with the others on data the method did not generate).
+DEFAULT_USER_METHOD = "weak_pareto_exact"
 
 
 def method_names() -> tuple[str, ...]:

@@ -157,12 +157,13 @@ class WeakPareto:
         ``immediate`` is the paper's original setting.
     ridge : float, default 1e-3
         Ridge ``lambda`` on column-normalised designs (paper Eqs. 20, 22).
-    method : {"weak_pareto_robust", "weak_pareto_exact", "weak_pareto"}, default
-        "weak_pareto_robust"; every ``conf/method`` option is accepted (each with its own
+    method : {"weak_pareto_exact", "weak_pareto_robust", "weak_pareto"}, default
+        "weak_pareto_exact"; every ``conf/method`` option is accepted (each with its own
         selector), methods tied to the FADE grid (``yu_*``) are refused. ``weak_pareto_exact``
         (ours, docs/method/extensions.md#user-methods) is ``weak_pareto_robust`` with the
         Caputo derivative moved exactly onto compactly supported temporal tests and noise-aware
-        (errors-in-variables) scoring (``conf/method/weak_pareto_exact.yaml``).
+        (errors-in-variables) scoring (``conf/method/weak_pareto_exact.yaml``); 2-D fields and
+        bounded windows use the L1 target (an info note says so).
         ``weak_pareto`` is the paper's method (Algorithm 1: signed-chord elbow on search-stage
         models, refit with the search's ridge). ``weak_pareto_robust`` (ours) keeps its search
         but selects with the per-term gain rule on pruned, polished, exactly refitted models

@@ -85,10 +85,13 @@ def render_uncertainty(directory: str | os.PathLike) -> dict[str, str]:
 
 # -- tab_calibration ------------------------------------------------------------------------------
 def calibration_notes(
-    split: Mapping[str, Any], cals: Mapping[str, Mapping[str, Calibration]]
+    split: Mapping[str, Any],
+    cals: Mapping[str, Mapping[str, Calibration]],
+    package: str | None = None,
 ) -> dict[str, Any]:
-    """The sidecar of tab_calibration from the split (``calibration_split.yaml``'s content) and
-    the ``previous`` and ``fitted`` constants."""
+    """The sidecar of tab_calibration from the split (``calibration_split.yaml``'s content),
+    the ``previous`` and ``fitted`` constants and, when given, which of them the package holds
+    (``"previous"`` when the fitted ones were not written to it)."""
     sets = {
         name: [*split[name].get("benchmarks", []), *split[name].get("exact", [])]
         for name in ("calibration", "held_out", "outside_scope")
@@ -103,6 +106,7 @@ def calibration_notes(
             "sets": sets,
         },
         "calibrations": {name: constants(cals[name]) for name in CALIBRATION_NAMES},
+        **({} if package is None else {"package": package}),
     }
 
 
@@ -162,6 +166,7 @@ def calibration_markdown(
         "",
         f"Target (held-out, every parameter): fitted coverage ≥ {100 * TARGET:g} % over ≥ "
         f"{MIN_RUNS} runs — **{'met' if met else 'missed'}**.",
+        *_package_lines(info.get("package"), by_position),
         "",
         *markdown_rows(by_position, names),
         "",
@@ -189,3 +194,16 @@ def render_calibration(directory: str | os.PathLike) -> dict[str, str]:
     records = read_table(csv_path(directory, CALIBRATION_RECORDS))
     info = read_notes(directory, CALIBRATION_STEM)
     return {".md": calibration_markdown(summary, runs, records, info)}
+
+
+def _package_lines(package: str | None, by_position: pd.DataFrame) -> list[str]:
+    """The constants the package keeps when they are not the fitted ones, with their verdict."""
+    if package != "previous":
+        return []
+    met = target_met(by_position, "previous")
+    return [
+        "",
+        "The package keeps the previous constants (weakpareto/data/interval_calibration.json); "
+        f"held-out coverage with them ≥ {100 * TARGET:g} % over ≥ {MIN_RUNS} runs for every "
+        f"parameter — **{'met' if met else 'missed'}** (column 'Coverage (previous)').",
+    ]
