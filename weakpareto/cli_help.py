@@ -172,6 +172,8 @@ def report_help() -> str:
         "[html_dir=results/report]\n"
         "LaTeX tables, paper-vs-ours files and the robustness figure from the Parquet results;\n"
         "html_dir=: the results page index.html (static: open it from disk, no server).\n"
+        "Also re-renders every study table under results/ (independent suite, model class,\n"
+        "measurement, uncertainty, tab_beyond, bench) from its CSV and sidecar JSON.\n"
         "Prints (stderr) how many runs behind each table failed — listed in its paper-vs-ours "
         "file —\nand how many compared cells are the same as the paper's at its precision."
     )

@@ -90,9 +90,10 @@ def test_held_out_coverage_is_within_its_binomial_bound():
         lo, hi = clopper_pearson(k, n)
         assert LEVEL <= hi, f"{r['parameter']}: {k}/{n} covered, bounds [{lo:.3f}, {hi:.3f}]"
     assert target_met(summary, "package")
-    # the raw percentiles are what the calibration is needed for
+    # the raw percentiles are what the calibration is needed for: the orders' and coefficients'
+    # (68 % and 72 % held out); the default method's raw alpha intervals already cover (92 %)
     pooled = summary[summary["term"] == "all"].set_index("quantity")
-    assert (pooled["coverage_raw"] < LEVEL).all()
+    assert (pooled.loc[["beta", "xi"], "coverage_raw"] < LEVEL).all()
 
 
 def test_held_out_records_are_of_other_equations_than_the_calibration_set():
