@@ -10,8 +10,10 @@ Estimated (``tempering=None`` with a tempered family): the search runs at the ge
 ``lambda_0`` of the identifiable range ``[0.1 kappa_1, kappa_N]`` (``kappa_1 = 2 pi / L`` the
 lowest wavenumber, ``kappa_N = pi / dx`` the Nyquist one: far below ``kappa_1`` every tempered
 symbol is its untempered family, far above ``kappa_N`` a power of ``kappa^2``). The selected
-model's structure is then kept and lambda found by a 1-D search on ``log lambda`` of its misfit
-``E_fit(lambda)``: at each lambda the orders (alpha and the betas) are re-polished by
+model's structure, and that of every smaller model of its front, is then kept and lambda found
+per structure by a 1-D search on ``log lambda`` of its misfit ``E_fit(lambda)`` (the gain rule
+then chooses among them: at a wrong lambda an extra term can pay for the wrong symbol): at
+each lambda the orders (alpha and the betas) are re-polished by
 Nelder-Mead from the selected model's and the coefficients refitted exactly
 (:func:`refit_structure`); a scan of :data:`SCAN_POINTS` log-spaced values brackets the minimum
 and a bounded Brent search (``scipy.optimize.minimize_scalar``) refines it. Everything is
@@ -36,6 +38,7 @@ from weakpareto.fit.spec import FitSpec
 from weakpareto.library.families import families_of, retempered
 from weakpareto.library.gram import FeatureSource
 from weakpareto.method.exact_fit import exact_system, fit_rows, relative_residual
+from weakpareto.method.selection import select_gain
 from weakpareto.method.settings import DiscoveryConfig
 from weakpareto.numerics.orders import beta_nodes, first_positive, temporal_branches
 from weakpareto.records import Equation
@@ -202,15 +205,16 @@ def finish_tempering(
     assert spec.tempering is not None  # prepare_tempering set it
     if given is not None:
         return outcome, spec.tempering / x_scale, []
-    eq = outcome.result.final
     lo, hi = tempering_bounds(data)
-
-    def misfit(lam: float) -> float:
-        return refit_structure(retempered(outcome.source, lam), eq, spec.discovery)[1]  # type: ignore[arg-type]
-
-    lam, seen = minimise_log(misfit, lo, hi)
-    source = retempered(outcome.source, lam)
-    final, fit_error = refit_structure(source, eq, spec.discovery)
+    base = outcome.source
+    fits = [_at_estimated_lambda(base, c, spec.discovery, lo, hi) for c in _structures(outcome)]
+    # the search ran at a guessed lambda, where a wrong symbol can buy an extra term: every
+    # smaller front model gets its own lambda too, and the gain rule chooses among them
+    sel = spec.discovery.selection
+    sizes = np.array([len(f[1].terms) for f in fits], dtype=float)
+    errors = np.array([f[2] ** 2 for f in fits])
+    lam, final, fit_error, seen = fits[select_gain(sizes, errors, sel.margin, sel.gain_floor)]
+    source = retempered(base, lam)
     result = dataclasses.replace(outcome.result, final=final, fit_error=fit_error)
     note = FitWarning(
         "tempering",
@@ -223,6 +227,27 @@ def finish_tempering(
         outcome, result=result, source=source, spec=dataclasses.replace(spec, tempering=lam)
     )
     return out, lam / x_scale, [note]
+
+
+def _structures(outcome: FitOutcome) -> list[Equation]:
+    """The selected model and the smaller models of its front, by size."""
+    eq = outcome.result.final
+    smaller = {fp.size: fp.equation for fp in outcome.result.front if fp.size < len(eq.terms)}
+    return [smaller[k] for k in sorted(smaller)] + [eq]
+
+
+def _at_estimated_lambda(
+    source: Any, eq: Equation, cfg: DiscoveryConfig, lo: float, hi: float
+) -> tuple[float, Equation, float, list[tuple[float, float]]]:
+    """``eq``'s structure with lambda estimated (:func:`minimise_log`): lambda, the refitted
+    equation, its ``E_fit`` and every (lambda, misfit) evaluated."""
+
+    def misfit(lam: float) -> float:
+        return refit_structure(retempered(source, lam), eq, cfg)[1]
+
+    lam, seen = minimise_log(misfit, lo, hi)
+    final, fit_error = refit_structure(retempered(source, lam), eq, cfg)
+    return lam, final, fit_error, seen
 
 
 def tempering_record(lam: float | None, given: float | None) -> dict[str, Any]:
