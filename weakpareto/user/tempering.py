@@ -237,7 +237,7 @@ def _structures(outcome: FitOutcome) -> list[Equation]:
 
 
 def _at_estimated_lambda(
-    source: Any, eq: Equation, cfg: DiscoveryConfig, lo: float, hi: float
+    source: FeatureSource, eq: Equation, cfg: DiscoveryConfig, lo: float, hi: float
 ) -> tuple[float, Equation, float, list[tuple[float, float]]]:
     """``eq``'s structure with lambda estimated (:func:`minimise_log`): lambda, the refitted
     equation, its ``E_fit`` and every (lambda, misfit) evaluated."""
