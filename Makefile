@@ -45,12 +45,13 @@ demo: install
 	$(WP) run benchmark=fade noise=0.1 seeds=5 workers=$(WORKERS) results_dir=results/demo
 
 ## default test suite (< 10 min on 2 cores; long reproduction checks are marked slow), after
-## lint (ruff) and type checks (mypy): a style or type error fails `make test` and CI
+## lint (ruff) and type checks (mypy): a style or type error fails `make test` and CI. The tests
+## run in one process per core (pytest-xdist, at most 4): each test owns its temporary files
 test: install browser
 	$(BIN)/ruff check weakpareto tests scripts
 	$(BIN)/ruff format --check weakpareto tests scripts
 	$(BIN)/mypy weakpareto
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n auto --maxprocesses=4
 
 ## headless Chromium for the rendered-page test (tests/reporting/html/test_browser.py): installed
 ## with apt-get (root, or sudo without a password) when missing; otherwise a one-line note and the
