@@ -155,3 +155,43 @@ def test_realisation_spread_equals_the_formed_row_covariance():
     rows = np.einsum("ai,bi,lj,mj,ij->albm", w, w, sp, sp, s).reshape(30, 30)
     formed = np.sqrt(2.0 * np.sum(rows * rows)) / np.trace(rows)
     assert realisation_spread(FeatureCovariance(lib, s), w) == pytest.approx(formed, rel=1e-12)
+
+
+def test_covariance_of_several_families_matches_monte_carlo():
+    """Predicted covariance of [target, directional, Riesz, right-directional linear columns]
+    of one family library (column kinds 0, 1, 2) summed over a row subset vs 600 draws: the
+    cross terms between families come from each family's own adjoint tests."""
+    from weakpareto.library.families import with_families
+
+    t, x, u = smooth_field(40, 32)
+    families = ("directional", "riesz", "directional_right")
+
+    def build(field: np.ndarray):
+        base = exact_time_weak_library(field, t, x, operator="directional", test_counts=(8, 8))
+        return with_families(base, families)
+
+    lib = build(u)
+    variance = np.full(u.shape, 0.05**2)
+    rows = np.arange(0, 64, 3)
+    mask = row_mask(rows, lib.shape)
+    kinds, betas = (0, 1, 2), np.array([1.0, 1.3, 0.7])
+    parts = lib.parts
+    cov = FeatureCovariance(parts[0], variance, parts).system("sub", 0.7, kinds, betas, mask)
+    rng = np.random.default_rng(1)
+    draws = []
+    for _ in range(600):
+        noise = 0.05 * rng.standard_normal(u.shape)
+        noise[0] = 0.0  # the covariance is the bulk's: u(0)'s noise is left uncorrected
+        noisy = build(u + noise)
+        y = noisy.targets(np.array([0.7]), "sub")[0][rows]
+        cols = [noisy.columns(k, betas[[j]])[0][rows] for j, k in enumerate(kinds)]
+        draws.append(np.stack([y, *cols]))
+    d = np.array(draws)
+    d = d - d.mean(axis=0)
+    empirical = np.einsum("rik,rjk->ij", d, d) / (len(draws) - 1)
+    np.testing.assert_allclose(np.diag(empirical), np.diag(cov), rtol=0.12)
+    scale = np.sqrt(np.outer(np.diag(cov), np.diag(cov)))
+    np.testing.assert_allclose(empirical / scale, cov / scale, atol=0.08)
+    # a family's column is its own library's: the one-family covariance of that part
+    alone = FeatureCovariance(parts[1], variance).system("sub", 0.7, (0,), betas[[1]], mask)
+    np.testing.assert_allclose(cov[np.ix_([0, 2], [0, 2])], alone, rtol=1e-12)

@@ -95,11 +95,26 @@ def test_one_family_is_bit_identical_to_todays_run(fade_families, family):
 
 def test_refusals(fade_families):
     source, _ = fade_families
-    cfg = DiscoveryConfig((0.6, 1.05), (0.5, 2.0), noise_model="white")
-    with pytest.raises(ValueError, match="needs one operator family"):
-        discover_families(source, cfg)
+    cfg = DiscoveryConfig((0.6, 1.05), (0.5, 2.0))
     with pytest.raises(ValueError, match="not in this library"):
         discover_families(source, cfg, ("directional_right",))
+
+
+def test_noise_aware_scoring_over_both_families_matches_the_one_family_run(fade_families):
+    """FADE at 10 % noise: with the noise covariance of every family's linear column removed,
+    the two-family search finds the one-family noise-aware run's equation (all terms
+    directional) with the same noise floor."""
+    source, (u, t, x) = fade_families
+    cfg = DiscoveryConfig(
+        (0.6, 1.05), (0.5, 2.0), seed=0, search=SearchSettings(**FAST), noise_model="auto"
+    )
+    both = discover_families(source, cfg)
+    alone = discover(
+        weak_library(u, t, x, operator="directional", power_mode="positive"),
+        dataclasses.replace(cfg, operator="directional"),
+    )
+    assert both.final.text() == alone.final.text()
+    assert both.gain_floor == pytest.approx(alone.gain_floor, rel=1e-12)
 
 
 # -- advection + Riesz dispersion: exact per-mode solution ----------------------------------------

@@ -101,20 +101,10 @@ def applicable(
                 "info",
             )
         )
-    if noise_aware and spec.families and not two_d:  # its covariance is built per family
-        notes.append(
-            FitWarning(
-                "method_components",
-                f"the noise-aware scoring of method={spec.method} describes one operator family: "
-                "operator=auto searches several, so the search scores without it (the exact "
-                "time target is kept)",
-                "info",
-            )
-        )
     # bounded windows: the covariance describes periodic tests; scored with it, integer orders
     # of a window drift off the integers (KdV 5 %: e_beta 0.0145 against 0.0000 without it)
     bounded = domain == "bounded"
-    if noise_aware and (two_d or bounded or n_experiments > 1 or spec.families):
+    if noise_aware and (two_d or bounded or n_experiments > 1):
         spec = dataclasses.replace(
             spec, discovery=dataclasses.replace(spec.discovery, noise_model="none")
         )

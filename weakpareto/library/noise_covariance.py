@@ -29,6 +29,7 @@ fit of the squared differences against the local ``u^2`` is better.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
@@ -147,13 +148,34 @@ class SeparableSource(Protocol):
 
 @dataclass(frozen=True)
 class FeatureCovariance:
-    """Noise covariance of the target and the linear columns of a weak library, per row mask."""
+    """Noise covariance of the target and the linear columns of a weak library, per row mask.
+
+    ``family_parts`` are the libraries of several operator families on the same field and tests
+    (:class:`weakpareto.library.families.FamilyLibrary`): column kind ``f`` is then the linear
+    column of ``family_parts[f]``; empty, kind 0 is ``source``'s own linear column."""
 
     source: SeparableSource
     variance: Array  # (nt, nx)
+    family_parts: tuple[SeparableSource, ...] = ()
     _per_mask: dict[bytes, tuple[Array, Array]] = field(
         default_factory=dict, compare=False, repr=False
     )
+
+    @property
+    def linear_kinds(self) -> tuple[int, ...]:
+        """The column kinds whose columns are linear in ``u`` (power 0 of each family)."""
+        return tuple(range(len(self.family_parts))) if self.family_parts else (0,)
+
+    def adjoint_tests(self, kinds: Sequence[int] | Array, betas: Array) -> Array:
+        """``X_beta^* psi_l`` of linear columns of the given kinds at their orders,
+        ``(B, K_x, nx)``: one batched call per kind, rows in the given order."""
+        kind = np.asarray(kinds, dtype=int)
+        betas = np.asarray(betas, dtype=float)
+        out = np.empty((kind.size,) + self.source.spatial_tests.shape)
+        for k in np.unique(kind):
+            part = self.family_parts[k] if self.family_parts else self.source
+            out[kind == k] = part.spatial_adjoint_tests(betas[kind == k])
+        return out
 
     def bulk_weights(self, alphas: Array, mode: str) -> Array:
         """Target weights without the samples that define the initial values.
@@ -231,15 +253,11 @@ class FeatureCovariance:
         betas: Array,
         masks: tuple[Array, ...],
     ) -> list[Array]:
-        """:meth:`system` for several row masks at once."""
+        """:meth:`system` for several row masks at once (``powers``: column kinds)."""
         w = self.bulk_weights(np.array([alpha]), mode)
-        linear = [k for k, p in enumerate(powers) if p == 0]
+        linear = [k for k, p in enumerate(powers) if p in self.linear_kinds]
         c = len(powers)
-        adj = (
-            self.source.spatial_adjoint_tests(np.asarray(betas, dtype=float)[linear])
-            if linear
-            else np.zeros((0,) + self.source.spatial_tests.shape)
-        )
+        adj = self.adjoint_tests([powers[k] for k in linear], np.asarray(betas, float)[linear])
         idx = np.array(linear, dtype=int) + 1
         out = []
         for c_tt, c_tc, c_cc in self.blocks_per_mask(w, adj, masks):
@@ -281,26 +299,23 @@ def bank_covariance(
     cov: FeatureCovariance,
     branches: tuple[tuple[str, Array, int], ...],
     beta_nodes: Array,
-    linear_offset: int | None,
+    linear_offsets: dict[int, int],
     n_vectors: int,
     mask: Array,
 ) -> Array:
     """Noise covariance ``(M, M)`` of the order-bank vectors (layout of
     :class:`weakpareto.library.gram.OrderBanks`): every target node of every branch
-    ``(mode, nodes, offset)`` and the linear (power-0) columns at ``linear_offset``."""
+    ``(mode, nodes, offset)`` and the linear columns of each kind at ``linear_offsets[kind]``."""
     out = np.zeros((n_vectors, n_vectors))
-    adj = (
-        cov.source.spatial_adjoint_tests(beta_nodes)
-        if linear_offset is not None
-        else np.zeros((0,) + cov.source.spatial_tests.shape)
-    )
+    kinds = sorted(linear_offsets)
+    adj = cov.adjoint_tests(np.repeat(kinds, beta_nodes.size), np.tile(beta_nodes, len(kinds)))
     weights = [cov.bulk_weights(nodes, mode) for mode, nodes, _ in branches]
     w_all = np.concatenate(weights, axis=0)
     t_idx = np.concatenate([off + np.arange(nodes.size) for _, nodes, off in branches])
     c_tt, c_tc, c_cc = cov.blocks(w_all, adj, mask)
     out[np.ix_(t_idx, t_idx)] = c_tt
-    if linear_offset is not None:
-        c_idx = linear_offset + np.arange(beta_nodes.size)
+    if kinds:
+        c_idx = np.concatenate([linear_offsets[k] + np.arange(beta_nodes.size) for k in kinds])
         out[np.ix_(t_idx, c_idx)] = c_tc
         out[np.ix_(c_idx, t_idx)] = c_tc.T
         out[np.ix_(c_idx, c_idx)] = c_cc

@@ -96,17 +96,13 @@ def discover_families(
 
     With one family the run is today's single-family run on that family's own feature source,
     bit-identical to :func:`weakpareto.method.discovery.discover` with ``operator`` set to it.
-    Noise-aware scoring (``cfg.noise_model``) needs one family: its covariance is built per
-    power, not per kind.
+    Noise-aware scoring (``cfg.noise_model``) corrects the linear column of every family
+    (:class:`weakpareto.library.noise_covariance.FeatureCovariance`, ``family_parts``).
     """
     chosen = check_families(families_of(source) if families is None else families)
     ordered = tuple(f for f in ALL_FAMILIES if f in chosen)  # labels: independent of the order
     search_source = restrict_families(source, ordered)
     operator = equation_operator(ordered)
-    if len(ordered) > 1 and cfg.noise_model != "none":
-        raise ValueError(
-            f"noise_model={cfg.noise_model} needs one operator family; got {list(ordered)}"
-        )
     kinds = column_kinds(cfg.powers, len(ordered))
     search_cfg = dataclasses.replace(cfg, powers=kinds, operator=operator)
     disc = Discovery(search_source, search_cfg)

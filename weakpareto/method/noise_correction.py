@@ -31,6 +31,7 @@ from functools import cached_property
 import numpy as np
 
 from weakpareto._typing import Array
+from weakpareto.library.families import FamilyLibrary
 from weakpareto.library.gram import TINY, GramTables, OrderBanks
 from weakpareto.library.noise_covariance import (
     FeatureCovariance,
@@ -75,24 +76,28 @@ class NoiseCorrection:
         model: NoiseModel,
         tables: GramTables,
     ) -> tuple[NoiseCorrection, GramTables]:
-        """The correction and the corrected tables of a source's banks (``model != "none"``)."""
+        """The correction and the corrected tables of a source's banks (``model != "none"``);
+        a family library (:mod:`weakpareto.library.families`) is one field and one set of tests,
+        its parts differing in their linear columns only."""
+        parts = source.parts if isinstance(source, FamilyLibrary) else ()
+        base = parts[0] if parts else source
         # a source of irregular or incomplete samples estimates its own (complete stencils)
-        own = getattr(source, "noise_estimate", None)
-        u = source.u  # type: ignore[attr-defined]
+        own = getattr(base, "noise_estimate", None)
+        u = base.u  # type: ignore[attr-defined]
         estimate = own(model) if own is not None else estimate_noise(u, model)
         assert estimate is not None
-        full = FeatureCovariance(source, estimate.variance)  # type: ignore[arg-type]
+        full = FeatureCovariance(base, estimate.variance, parts)  # type: ignore[arg-type]
         first = banks.branches[0]  # its node next to alpha = 1: a typical, signal-rich target
         spread = realisation_spread(full, full.bulk_weights(first.nodes[-1:], first.mode)[0])
         share = float(np.clip(1.0 - spread, 0.0, 1.0))
-        cov = FeatureCovariance(source, share * estimate.variance)  # type: ignore[arg-type]
-        shape = source.shape  # type: ignore[attr-defined]
+        cov = FeatureCovariance(base, share * estimate.variance, parts)  # type: ignore[arg-type]
+        shape = base.shape  # type: ignore[attr-defined]
         masks = (row_mask(rows[0], shape), row_mask(rows[1], shape))
-        keep = getattr(source, "row_keep", None)  # dropped weak equations carry no noise
+        keep = getattr(base, "row_keep", None)  # dropped weak equations carry no noise
         if keep is not None:
             masks = (masks[0] * keep.reshape(shape), masks[1] * keep.reshape(shape))
         branches = tuple((b.mode, b.nodes, banks.target_offset[b.mode]) for b in banks.branches)
-        linear = banks.column_offset.get(0)
+        linear = {k: banks.column_offset[k] for k in cov.linear_kinds if k in banks.column_offset}
         n = banks.vectors.shape[0]
         groups = {
             g: np.concatenate(
