@@ -13,6 +13,8 @@ from importlib import resources
 import numpy as np
 import pytest
 
+from weakpareto.benchmarks.generators import generate
+
 # A shell starts background jobs with SIGINT ignored, and Python keeps an ignored SIGINT: the
 # Ctrl-C tests (their own process and the wp processes they start, which inherit it) would
 # then wait forever. Restore Python's handler so they run the same in the foreground and in CI.
@@ -32,6 +34,36 @@ def noisy_fade(fade_field):
     u, t, x = fade_field
     rng = np.random.default_rng(0)
     return u * (1 + 0.1 * rng.uniform(-1, 1, u.shape)), t, x
+
+
+def _brownian_density(n: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """N Brownian particles on a 2 pi period, u_t = 0.3 R^2 u for the density, histogrammed."""
+    cfg = {
+        "name": "brown",
+        "generator": {
+            "kind": "levy_flight",
+            "particles": n,
+            "ic": {
+                "offset": 1.0,
+                "harmonics": [
+                    {"fn": "sin", "m": 1, "amp": 0.6, "phase": 0.0},
+                    {"fn": "cos", "m": 2, "amp": 0.3, "phase": 0.0},
+                    {"fn": "sin", "m": 3, "amp": 0.15, "phase": 0.4},
+                ],
+            },
+        },
+        "grid": {"nt": 101, "nx": 64, "T": 2.0, "L": 2 * np.pi, "t_endpoint": True},
+        "truth": {"mode": "int", "alpha": 1.0, "operator": "riesz",
+                  "terms": [{"power": 0, "order": 2.0, "coef": 0.3}]},
+    }  # fmt: skip
+    f = generate(cfg, seed)
+    return f.u, f.t, f.x
+
+
+@pytest.fixture(scope="session")
+def brownian_density() -> Callable[[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Densities of N Brownian particles (a field the method's discretisations did not make)."""
+    return _brownian_density
 
 
 # -- HTML pages ---------------------------------------------------------------------------------

@@ -3,41 +3,15 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
-from weakpareto.benchmarks.generators import generate
 from weakpareto.errors import UserInputError
 from weakpareto.user.estimator import WeakPareto
 
 SETTINGS = {"operator": "riesz", "alpha_range": (0.2, 1.9), "beta_range": (0.0, 3.2)}
 
 
-def brownian_density(n: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """N Brownian particles on a 2 pi period, u_t = 0.3 R^2 u for the density, histogrammed."""
-    cfg = {
-        "name": "brown",
-        "generator": {
-            "kind": "levy_flight",
-            "particles": n,
-            "ic": {
-                "offset": 1.0,
-                "harmonics": [
-                    {"fn": "sin", "m": 1, "amp": 0.6, "phase": 0.0},
-                    {"fn": "cos", "m": 2, "amp": 0.3, "phase": 0.0},
-                    {"fn": "sin", "m": 3, "amp": 0.15, "phase": 0.4},
-                ],
-            },
-        },
-        "grid": {"nt": 101, "nx": 64, "T": 2.0, "L": 2 * np.pi, "t_endpoint": True},
-        "truth": {"mode": "int", "alpha": 1.0, "operator": "riesz",
-                  "terms": [{"power": 0, "order": 2.0, "coef": 0.3}]},
-    }  # fmt: skip
-    f = generate(cfg, seed)
-    return f.u, f.t, f.x
-
-
-def test_brownian_particles_recover_the_diffusion_equation_the_plain_fit_misses():
+def test_brownian_particles_recover_the_diffusion_equation_the_plain_fit_misses(brownian_density):
     """N = 1e5, seed 0, method=weak_pareto_robust: the plain fit adds a growing R^3.2 term
     beside R^2.27 (the counting noise read as modes without dynamics); the corrected fit keeps
     one term near order 2."""
@@ -55,7 +29,7 @@ def test_brownian_particles_recover_the_diffusion_equation_the_plain_fit_misses(
     assert again.noise_kind == "intrinsic" and again.equation_ == eq
 
 
-def test_a_fractional_time_order_is_left_alone_with_a_warning():
+def test_a_fractional_time_order_is_left_alone_with_a_warning(brownian_density):
     u, t, x = brownian_density(20_000, 1)
     model = WeakPareto(noise_kind="intrinsic", alpha_range=(0.5, 0.9), operator="riesz")
     model.fit(u, t, x)
@@ -72,7 +46,7 @@ def test_a_fractional_time_order_is_left_alone_with_a_warning():
         ({"noise_kind": "intrinsic", "method": "weak_grid_stridge"}, "weak Pareto"),
     ],
 )
-def test_refusals_are_one_line(params, match):
+def test_refusals_are_one_line(params, match, brownian_density):
     u, t, x = brownian_density(2_000, 0)
     with pytest.raises(UserInputError, match=match) as info:
         WeakPareto(**{**SETTINGS, **params}).fit(u, t, x)

@@ -23,6 +23,7 @@ from weakpareto.user.uncertainty_report import (
     TermUncertainty,
     Uncertainty,
     alpha_edge_warning,
+    correlated_noise_warnings,
     identifiability_warnings,
     model_error_warnings,
 )
@@ -128,6 +129,26 @@ def test_a_misfit_says_the_intervals_hold_no_model_error():
     (w,) = model_error_warnings([FitWarning("misfit", "E_fit 0.1 ...")], report)
     assert w.code == "model_error" and "lower bounds" in w.message
     assert f"{100 * report.level:g} % intervals" in w.message
+
+
+def test_time_correlated_noise_names_the_interval_of_the_highest_order():
+    report = _report((1.30, 1.36), 0.5)
+    assert correlated_noise_warnings([FitWarning("misfit", "x")], report) == []
+    (w,) = correlated_noise_warnings([FitWarning("correlated_noise", "x")], report)
+    assert w.code == "interval_noise" and "[1.300, 1.360]" in w.message
+    assert "R^1.33 u" in w.message and "noise_kind=intrinsic" in w.message
+
+
+def test_a_particle_density_whose_order_interval_misses_the_truth_says_so(brownian_density):
+    """Brownian particles (N = 1e5, u_t = 0.3 R^2 u for the density): the bootstrap interval of
+    the order lies below 2; the fit names that interval as too narrow for this noise."""
+    u, t, x = brownian_density(100_000, 0)
+    settings = {"operator": "riesz", "alpha_range": (0.2, 1.9), "beta_range": (0.0, 3.2)}
+    model = WeakPareto(**settings, uncertainty="bootstrap", n_boot=40).fit(u, t, x)
+    (lo, hi), *_ = model.intervals_["orders"]
+    assert hi < 2.0, (lo, hi)  # the case the warning is for
+    (w,) = [w for w in model.warnings_ if w.code == "interval_noise"]
+    assert f"[{lo:.3f}, {hi:.3f}]" in w.message and w.level == "warning"
 
 
 def test_a_model_outside_the_class_carries_the_model_error_warning():

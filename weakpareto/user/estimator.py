@@ -93,6 +93,7 @@ from weakpareto.user.uncertainty_report import (
     DEFAULT_N_BOOT,
     Uncertainty,
     check_uncertainty,
+    correlated_noise_warnings,
     model_error_warnings,
     uncertainty_of,
 )
@@ -461,7 +462,9 @@ class WeakPareto:
         domain_notes = outcome.domain.notes()
         found = domain_notes + found + [n for n in outcome.notes if n not in domain_notes]
         unc = uncertainty_of(self.get_params(), outcome, scales)
-        found += [] if unc is None else unc.warnings() + model_error_warnings(found, unc)
+        if unc is not None:
+            found += unc.warnings() + model_error_warnings(found, unc)
+            found += correlated_noise_warnings(found, unc)
         grid["noise_level"] = level
         grid["noise_floor"] = floor
         self._set_fitted(given_coefficients(res, forcing), grid, found, unc)
