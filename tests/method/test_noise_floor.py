@@ -26,7 +26,7 @@ def _discovery(bench: str, noise: float, seed: int) -> Discovery:
 def test_expected_system_matches_a_monte_carlo_of_the_noise_alone():
     """The features are linear in the field, so the noise part of the true FADE system is the
     system of the noise itself. Over 60 Gaussian draws with the estimated per-sample variance
-    (first frame zero: its noise enters through u(0), which is not corrected), the mean of
+    (every frame: the noise of u(0), which the score keeps, is part of the expectation), the mean of
     ``v v^T`` matches ``expected_system`` entry by entry within 0.1 of sqrt(C_ii C_jj), and the
     residual energy ``w^T C w`` within 0.15 (one draw scatters by ~0.3; the cross terms carry
     the sign of the operator's adjoint, so a wrong adjoint fails)."""
@@ -45,7 +45,6 @@ def test_expected_system_matches_a_monte_carlo_of_the_noise_alone():
     n_draws = 60
     for _ in range(n_draws):
         n = rng.standard_normal(f.u.shape) * np.sqrt(d.noise.estimate.variance)
-        n[0] = 0.0
         y, x = exact_system(build_source(cfg, n, f.t, f.x), truth.mode, truth.alpha, powers, betas)
         v = np.vstack([y[None], x.T])[:, d.all_rows]
         acc += v @ v.T / n_draws

@@ -252,9 +252,17 @@ class FeatureCovariance:
         powers: tuple[int, ...],
         betas: Array,
         masks: tuple[Array, ...],
+        with_start: bool = False,
     ) -> list[Array]:
-        """:meth:`system` for several row masks at once (``powers``: column kinds)."""
-        w = self.bulk_weights(np.array([alpha]), mode)
+        """:meth:`system` for several row masks at once (``powers``: column kinds);
+        ``with_start``: the target's whole noise, that of its initial-value samples included
+        (:meth:`bulk_weights` leaves it out)."""
+        alphas = np.array([alpha])
+        w = (
+            self.source.target_weights(alphas, mode)
+            if with_start
+            else self.bulk_weights(alphas, mode)
+        )
         linear = [k for k, p in enumerate(powers) if p in self.linear_kinds]
         c = len(powers)
         adj = self.adjoint_tests([powers[k] for k in linear], np.asarray(betas, float)[linear])

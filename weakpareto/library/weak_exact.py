@@ -59,6 +59,17 @@ DEFAULT_BUMP_POWER = 4
 SLOPE_WINDOW = 0.25
 MODEL_SLOPE_WINDOW = 0.5
 
+#: Lepski's rule for the u'(0) window of the Caputo basis (:func:`adaptive_slope_points`):
+#: windows grow by this factor, at most this many times, from the MODEL_SLOPE_WINDOW one; a
+#: larger window is kept while its mean squared standardised difference from every smaller one
+#: stays below the limit (1 for noise alone; 2 leaves room for the spread of a mean over x).
+SLOPE_WINDOW_GROWTH = 1.5
+MAX_SLOPE_STEPS = 4
+LEPSKI_LIMIT = 2.0
+#: The order whose Caputo start basis the rule fits (mid super-unit range).
+SLOPE_ORDER = 1.5
+TINY_VARIANCE = 1e-300
+
 #: Target weights kept per library (an exact fit needs them three times: the target and the
 #: noise covariance on the training and validation rows).
 WEIGHT_CACHE_SIZE = 16
@@ -146,6 +157,52 @@ def corner_bump_radius(u: Array, t: Array, power: int, minimum: float) -> float:
     return float(np.clip(r, minimum, 0.5 * float(t[-1] - t[0])))
 
 
+def adaptive_slope_points(u: Array, dt: float, base_points: int, initial_points: int) -> int:
+    """Samples of the ``u'(0)`` window of the Caputo-basis estimate, widened with the noise by
+    Lepski's rule (ours).
+
+    Windows grow by :data:`SLOPE_WINDOW_GROWTH` from ``base_points``; each gives ``u1_j(x)``
+    (:func:`weakpareto.numerics.weak_caputo.model_initial_weights` at the representative order
+    :data:`SLOPE_ORDER`) and its noise variance ``v_j(x) = sum_i c1_j[i]^2 s(i, x)`` from the
+    data's noise estimate. Nested least-squares estimates of one model differ by noise of
+    variance ``v_i - v_j`` (``i < j``), so while the bias is below the noise the standardised
+    differences ``(u1_j - u1_i)^2 / (v_i - v_j)`` average about 1 over ``x``. The largest window
+    whose mean stays below :data:`LEPSKI_LIMIT` against every smaller one is used: on clean data
+    (``v`` ~ 0) the first; with noise as wide as the start model holds (the noise of ``u'(0)``
+    is shared by every row of a spatial test, which no average over rows removes).
+    """
+    est = estimate_noise(u, "auto")
+    nt = u.shape[0]
+    if est is None or not np.any(est.variance > 0.0):
+        return base_points
+    counts = []
+    n = base_points
+    while n <= min(nt // 2, base_points * SLOPE_WINDOW_GROWTH**MAX_SLOPE_STEPS + 1):
+        counts.append(n)
+        n = max(n + 1, int(round(n * SLOPE_WINDOW_GROWTH)))
+    rows = max(counts)
+    slopes, variances = [], []
+    for n in counts:
+        _, c1 = model_initial_weights(nt, dt, SLOPE_ORDER, max(n, initial_points), True)
+        w = c1[0, :rows]
+        slopes.append(w @ u[:rows])
+        variances.append((w * w) @ est.variance[:rows])
+    chosen = 0
+    for j in range(1, len(counts)):
+        ok = all(
+            np.mean(
+                (slopes[j] - slopes[i]) ** 2
+                / np.maximum(variances[i] - variances[j], TINY_VARIANCE)
+            )
+            <= LEPSKI_LIMIT
+            for i in range(j)
+        )
+        if not ok:
+            break
+        chosen = j
+    return counts[chosen]
+
+
 def exact_time_weak_library(
     u: Array,
     t: Array,
@@ -183,6 +240,8 @@ def exact_time_weak_library(
     # the fit leaves out (a quadratic: O(window^2); the Caputo basis: O(window^(2 alpha - 1)))
     fraction = MODEL_SLOPE_WINDOW if initial == "model" else SLOPE_WINDOW
     slope_points = max(int(initial_points), int(round(fraction * radius / dt)))
+    if initial == "model":
+        slope_points = adaptive_slope_points(np.asarray(u, float), dt, slope_points, initial_points)
     return ExactTimeWeakLibrary(
         u=np.asarray(u, dtype=float),
         dt=dt,

@@ -155,8 +155,12 @@ class NoiseCorrection:
         self, mode: Mode, alpha: float, powers: tuple[int, ...], betas: Array
     ) -> Array:
         """Whole expected noise covariance of one exact system ``[y, x_1..x_c]`` over all rows
-        (what the noise adds before any correction: the share and the floors put back)."""
-        (c,) = self.covariance.systems(mode, alpha, powers, betas, (self.full_mask,))
+        (what the noise adds before any correction: the share and the floors put back, and the
+        noise of the samples behind the target's initial values, which the correction leaves in
+        the score: one realisation shared by every row of a spatial test)."""
+        (c,) = self.covariance.systems(
+            mode, alpha, powers, betas, (self.full_mask,), with_start=True
+        )
         return c / self.share if self.share > 0.0 else np.zeros_like(c)
 
     def system_tables(
