@@ -28,6 +28,7 @@ from weakpareto.library.gram import (
     fit_of_gram,
 )
 from weakpareto.library.pooled import row_counts
+from weakpareto.method.alternatives import identity_alternative, integer_alternative
 from weakpareto.method.exact_fit import exact_system, fit_rows, relative_residual
 from weakpareto.method.noise_correction import NoiseCorrection
 from weakpareto.method.search import (
@@ -354,19 +355,6 @@ class Discovery:
         terms = tuple(Term(p, float(b), float(c)) for p, b, c in zip(cand.powers, betas, coef))
         return Equation(cand.mode, float(alpha), terms, op).canonical(), fit
 
-    def integer_alternative(self, cand: Candidate, alpha: float, betas: Array) -> Candidate | None:
-        """The same support in the exact integer branch when a polished fractional ``alpha`` ends
-        on the branch bound next to 1 (ours; the paper keeps the branch of the search)."""
-        eps = self.cfg.eps_alpha
-        if cand.mode == "int":
-            return None
-        near_bound = abs(alpha - 1.0) <= eps * (1.0 + 1e-6)
-        if not near_bound and self.cfg.refine.integer_test != "always":
-            return None
-        if not any(b.is_integer for b in self.branches):
-            return None
-        return self.objective("int", cand.powers).candidate(np.array(betas, dtype=float))
-
     def eliminate(
         self, cand: Candidate, alpha: float, betas: Array
     ) -> tuple[Candidate, float, Array] | None:
@@ -515,8 +503,9 @@ class Discovery:
         Returns the refined model as a :class:`Candidate` whose errors are the exact-feature
         train/validation errors (paper Eq. 21 on the same row split, refit ridge), the final
         equation and its all-row relative residual ``E_fit``. A polished fractional order
-        sitting on the branch bound next to 1 is compared with the integer branch; the integer
-        model is kept unless the fractional one lowers ``log10 E_fit`` by more than the
+        sitting on the branch bound next to 1 is compared with the integer branch, and orders on
+        the smallest positive order with the identity (:mod:`weakpareto.method.alternatives`);
+        the simpler model is kept unless the other lowers ``log10 E_fit`` by more than the
         selection margin (one extra parameter).
         """
         pruned = self.prune(cand)
@@ -525,12 +514,14 @@ class Discovery:
         if reduced is not None:
             pruned, alpha, betas = reduced
         final, fit = self.refit(pruned, alpha, betas)
-        alt = self.integer_alternative(pruned, alpha, betas)
-        if alt is not None:
-            a_int, b_int = self.polish(alt)
-            final_int, fit_int = self.refit(alt, a_int, b_int)
-            if np.log10(fit_int + EPS_REL) - np.log10(fit + EPS_REL) <= self.cfg.selection.margin:
-                pruned, alpha, betas, final, fit = alt, a_int, b_int, final_int, fit_int
+        for alternative in (integer_alternative, identity_alternative):
+            alt = alternative(self, pruned, alpha, betas)
+            if alt is None:
+                continue
+            a_alt, b_alt = self.polish(alt)
+            final_alt, fit_alt = self.refit(alt, a_alt, b_alt)
+            if np.log10(fit_alt + EPS_REL) - np.log10(fit + EPS_REL) <= self.cfg.selection.margin:
+                pruned, alpha, betas, final, fit = alt, a_alt, b_alt, final_alt, fit_alt
         ev = self.exact_evaluation(pruned.mode, alpha, pruned.powers, betas, self.refit_ridge)
         betas_t = tuple(float(b) for b in betas)
         refined = Candidate.from_evaluation(pruned.mode, float(alpha), pruned.powers, betas_t, ev)

@@ -93,8 +93,7 @@ from weakpareto.user.uncertainty_report import (
     DEFAULT_N_BOOT,
     Uncertainty,
     check_uncertainty,
-    correlated_noise_warnings,
-    model_error_warnings,
+    interval_warnings,
     uncertainty_of,
 )
 from weakpareto.user.validation import (
@@ -462,9 +461,7 @@ class WeakPareto:
         domain_notes = outcome.domain.notes()
         found = domain_notes + found + [n for n in outcome.notes if n not in domain_notes]
         unc = uncertainty_of(self.get_params(), outcome, scales)
-        if unc is not None:
-            found += unc.warnings() + model_error_warnings(found, unc)
-            found += correlated_noise_warnings(found, unc)
+        found += [] if unc is None else interval_warnings(found, unc)
         grid["noise_level"] = level
         grid["noise_floor"] = floor
         self._set_fitted(given_coefficients(res, forcing), grid, found, unc)

@@ -488,6 +488,12 @@ def correlated_noise_warnings(found: Sequence[FitWarning], unc: Uncertainty) -> 
     ]
 
 
+def interval_warnings(found: Sequence[FitWarning], unc: Uncertainty) -> list[FitWarning]:
+    """Every warning about the intervals of a fit whose other diagnostics are ``found``."""
+    out = unc.warnings() + model_error_warnings(found, unc)
+    return out + correlated_noise_warnings(found, unc)
+
+
 def identifiability_warnings(unc: Uncertainty) -> list[FitWarning]:
     """``identifiability`` and ``unstable_term`` warnings of an uncertainty report."""
     pct = f"{100 * unc.level:g} %"
