@@ -17,11 +17,13 @@ from weakpareto.method.alternatives import identity_alternative
 from weakpareto.method.discovery import Discovery
 
 
-def _rd_space(seed: int, noise: float = 0.02) -> tuple[Discovery, object]:
+def _rd_space(seed: int, noise: float = 0.02, **changes: object) -> tuple[Discovery, object]:
+    """The beyond_rd cell's discovery; ``changes`` replace fields of its DiscoveryConfig."""
     cfg = compose_config(["+experiment=beyond_rd", "benchmark=rd_space", f"noise={noise}"])
     f = generate(cfg.benchmark, seed)
     u = add_noise(f.u, str(cfg.noise_law.name), noise, noise_seed(cfg, seed))
-    return Discovery(build_source(cfg, u, f.t, f.x), discovery_config(cfg, seed)), cfg
+    dcfg = dataclasses.replace(discovery_config(cfg, seed), **changes)
+    return Discovery(build_source(cfg, u, f.t, f.x), dcfg), cfg
 
 
 def test_a_reaction_term_on_the_smallest_positive_order_becomes_the_identity():
@@ -43,6 +45,5 @@ def test_the_twin_swaps_only_edge_orders_and_needs_the_minimum_order():
     twin = identity_alternative(disc, cand, 1.0, np.array([0.5, 1.6]))
     assert twin is not None and sorted(twin.betas) == [0.0, 1.6]
     assert identity_alternative(disc, cand, 1.0, np.array([0.7, 1.6])) is None
-    paper = dataclasses.replace(disc.cfg, min_positive_order=None)
-    disc.cfg = paper  # the paper's order grid: no twin
-    assert identity_alternative(disc, cand, 1.0, np.array([0.5, 1.6])) is None
+    paper, _ = _rd_space(1, min_positive_order=None)  # the paper's order grid: no twin
+    assert identity_alternative(paper, cand, 1.0, np.array([0.5, 1.6])) is None
