@@ -15,9 +15,9 @@ from weakpareto.fit.checks import (
     check_bounds,
     check_fit,
     check_front,
-    estimate_noise,
     noise_note,
 )
+from weakpareto.library.noise_level import relative_noise_level
 from weakpareto.records import DiscoveryResult, Equation, FrontPoint, Term
 from weakpareto.user.estimator import WeakPareto
 
@@ -73,7 +73,7 @@ def test_noise_estimate_within_a_factor_of_two(fields, law):
         for level in LEVELS:
             noisy = add_noise(u, law, level, 0)
             true = float(np.sqrt(np.mean((noisy - u) ** 2)) / np.std(u))  # rms / std(u)
-            est = estimate_noise(noisy)
+            est = relative_noise_level(noisy)
             if level == 0.0:
                 assert est < 1e-3, (name, est)
             else:
@@ -83,7 +83,9 @@ def test_noise_estimate_within_a_factor_of_two(fields, law):
 
 def test_noise_estimate_is_unit_free(fields):
     noisy = add_noise(fields["fade"], "additive_gaussian", 0.05, 0)
-    assert estimate_noise(noisy * 1e-9 + 3.0) == pytest.approx(estimate_noise(noisy), rel=1e-6)
+    assert relative_noise_level(noisy * 1e-9 + 3.0) == pytest.approx(
+        relative_noise_level(noisy), rel=1e-6
+    )
 
 
 # -- the README example and KdV -----------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Noise estimate and noise covariance of weak features (library/noise_covariance.py)."""
+"""Noise covariance of weak features (library/noise_covariance.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import pytest
 
 from weakpareto.library.noise_covariance import (
     FeatureCovariance,
-    estimate_noise,
     realisation_spread,
     row_mask,
 )
@@ -20,20 +19,6 @@ def smooth_field(nt: int = 80, nx: int = 64) -> tuple[np.ndarray, np.ndarray, np
     x = np.linspace(0.0, 2 * np.pi, nx, endpoint=False)
     u = 1.5 + np.sin(x)[None] * np.exp(-0.5 * t)[:, None] + 0.3 * np.cos(2 * x)[None] * t[:, None]
     return t, x, u
-
-
-def test_estimates_level_and_law_of_multiplicative_and_additive_noise():
-    t, x, u = smooth_field(120, 96)
-    rng = np.random.default_rng(0)
-    mult = u * (1 + 0.02 * rng.uniform(-1, 1, u.shape))  # relative std 0.02/sqrt(3)
-    est = estimate_noise(mult, "auto")
-    assert est is not None and est.law == "multiplicative"
-    assert est.level == pytest.approx(0.02 / np.sqrt(3), rel=0.05)
-    add = u + 0.01 * rng.standard_normal(u.shape)
-    est = estimate_noise(add, "auto")
-    assert est is not None and est.law == "additive"
-    assert est.level == pytest.approx(0.01, rel=0.05)
-    assert estimate_noise(add, "none") is None
 
 
 @pytest.mark.parametrize("exact", [False, True])

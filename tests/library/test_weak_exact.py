@@ -1,10 +1,11 @@
-"""The exact-time library's u'(0) window (library/weak_exact.py: adaptive_slope_points)."""
+"""The exact-time library's u'(0) window and noise estimate (library/weak_exact.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from weakpareto.library.weak_exact import adaptive_slope_points
+from weakpareto.library.noise_level import estimate_noise
+from weakpareto.library.weak_exact import adaptive_slope_points, exact_time_weak_library
 from weakpareto.numerics.weak_caputo import model_initial_weights
 
 
@@ -25,7 +26,7 @@ def slope_error(u: np.ndarray, u1: np.ndarray, dt: float, points: int) -> float:
 
 def test_clean_data_keep_the_base_window():
     t, u, _ = caputo_start_field()
-    assert adaptive_slope_points(u, float(t[1] - t[0]), 12, 5) == 12
+    assert adaptive_slope_points(u, float(t[1] - t[0]), 12, 5, estimate_noise(u, "auto")) == 12
 
 
 def test_noisy_data_widen_the_window_and_the_slope_error_falls():
@@ -34,6 +35,32 @@ def test_noisy_data_widen_the_window_and_the_slope_error_falls():
     t, u, u1 = caputo_start_field()
     dt = float(t[1] - t[0])
     noisy = u * (1.0 + 0.01 * np.random.default_rng(0).standard_normal(u.shape))
-    points = adaptive_slope_points(noisy, dt, 12, 5)
+    points = adaptive_slope_points(noisy, dt, 12, 5, estimate_noise(noisy, "auto"))
     assert points > 12
     assert slope_error(noisy, u1, dt, points) < 0.5 * slope_error(noisy, u1, dt, 12)
+
+
+def test_a_record_too_short_for_a_second_window_keeps_the_base_one():
+    t, u, _ = caputo_start_field(nt=30)
+    noisy = u * (1.0 + 0.01 * np.random.default_rng(1).standard_normal(u.shape))
+    assert (
+        adaptive_slope_points(noisy, float(t[1] - t[0]), 12, 5, estimate_noise(noisy, "auto")) == 12
+    )
+    assert (
+        adaptive_slope_points(noisy, float(t[1] - t[0]), 20, 5, estimate_noise(noisy, "auto")) == 20
+    )
+
+
+def test_the_library_reads_the_noise_once_and_hands_it_to_the_score():
+    t, u, _ = caputo_start_field()
+    x = np.linspace(0.0, 2 * np.pi, u.shape[1], endpoint=False)
+    noisy = u * (1.0 + 0.01 * np.random.default_rng(2).standard_normal(u.shape))
+    lib = exact_time_weak_library(noisy, t, x, operator="riesz", initial="model")
+    fresh = estimate_noise(noisy, "auto")
+    assert lib.noise is not None and fresh is not None
+    assert lib.noise_estimate("auto") is lib.noise
+    assert lib.noise.law == fresh.law and lib.noise.level == fresh.level
+    np.testing.assert_array_equal(lib.noise.variance, fresh.variance)
+    additive = lib.noise_estimate("additive")
+    assert additive is not None and additive.law == "additive"
+    assert exact_time_weak_library(noisy, t, x, operator="riesz").noise is None

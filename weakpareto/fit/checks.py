@@ -57,20 +57,15 @@ Codes
     the weak form reads it as dynamics and the highest order comes out low
     (:mod:`weakpareto.fit.noise_structure`).
 ``noise_level`` (info; a warning above :data:`HIGH_NOISE`)
-    the apparent noise of u, :func:`estimate_noise`.
+    the apparent noise of u (below).
 
-Noise estimate (:func:`estimate_noise`)
----------------------------------------
-White measurement noise of variance s^2 gives the k-th finite difference along any axis the
-variance ``C(2k, k) s^2``, while a field resolved on the grid has tiny high-order differences.
-For every axis (t, x [, y]) and order k = 2..6 we take ``mean((Delta^k u)^2) / C(2k, k)`` and
-report the smallest value: the axis and order where the signal leaks least. Using the mean
-square (not a median) counts heteroscedastic (e.g. multiplicative) noise at its rms. The level
-is ``s / std(u)`` — the convention of the ``additive_gaussian`` noise law. For the benchmarks'
-multiplicative law ``u (1 + e zeta)``, ``zeta ~ U[-1, 1]``, it is ``e rms(u) / (sqrt(3) std(u))``
-(tests/user/test_warnings.py checks 0/1/5/10 % on several fields: within 3 % of the truth on
-smooth fields). Non-white noise or fields that are rough on the grid in every direction
-(shocks, chaos under-resolved) read as noise: the estimate is an upper bound, "apparent" noise.
+Noise estimate
+--------------
+The apparent white-noise level ``s / std(u)`` of
+:func:`weakpareto.library.noise_level.relative_noise_level` (the convention of the
+``additive_gaussian`` noise law). For the benchmarks' multiplicative law ``u (1 + e zeta)``,
+``zeta ~ U[-1, 1]``, it is ``e rms(u) / (sqrt(3) std(u))`` (tests/user/test_warnings.py checks
+0/1/5/10 % on several fields: within 3 % of the truth on smooth fields).
 
 ``noise_floor``: a surrogate white-noise field at the estimated level is projected through the
 selected model's weak target and linear columns (the same tests); the relative norm of the
@@ -78,14 +73,15 @@ resulting residual, ``||b(n) - sum_{p_j = 0} xi_j theta_j(n)|| / ||b(u)||``, is 
 noise alone would cause.
 
 Several experiments pooled into one fit: the noise level is the root mean square of every
-experiment's level weighted by its number of samples (:func:`pooled_noise`), and the noise floor
+experiment's level weighted by its number of samples
+(:func:`weakpareto.library.noise_level.pooled_noise_level`), and the noise floor
 projects one surrogate per experiment through that experiment's tests (at its own level).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 import numpy as np
@@ -98,7 +94,7 @@ from weakpareto.fit.context import search_index as _search_index
 from weakpareto.fit.context import system as _system
 from weakpareto.fit.context import term_name as _term_name
 from weakpareto.fit.forcing import without_forcing
-from weakpareto.fit.noise_structure import check_time_correlated_noise, difference_levels
+from weakpareto.fit.noise_structure import check_time_correlated_noise
 from weakpareto.fit.probes import (
     PROBE_GAIN,
     PROBE_MIN_FIT,
@@ -108,6 +104,7 @@ from weakpareto.fit.probes import (
 from weakpareto.fit.probes import bound_advice as _bound_advice
 from weakpareto.library.forcing import ForcedSource
 from weakpareto.library.gram import FeatureSource
+from weakpareto.library.noise_level import pooled_noise_level
 from weakpareto.library.pooled import parts_of
 from weakpareto.records import DiscoveryResult, Equation
 
@@ -135,18 +132,6 @@ MISFIT_RATIO = 4.0
 FRONT_GAIN = 2.0
 #: Apparent noise (relative to std(u)) above which the noise note becomes a warning.
 HIGH_NOISE = 0.2
-
-
-# -- noise --------------------------------------------------------------------------------------
-def estimate_noise(u: Array) -> float:
-    """Apparent white-noise level of ``u`` relative to ``std(u)`` (module docstring)."""
-    u = np.asarray(u, dtype=float)
-    spread = float(np.std(u))
-    if not spread > 0.0:
-        return 0.0
-    v = u / spread
-    best = min(min(difference_levels(v, a).values(), default=np.inf) for a in range(v.ndim))
-    return float(np.sqrt(best)) if np.isfinite(best) else 0.0
 
 
 # -- individual checks --------------------------------------------------------------------------
@@ -198,16 +183,6 @@ def check_bounds(eq: Equation, ctx: FitContext) -> list[FitWarning]:
                 )
             )
     return out
-
-
-def pooled_noise(fields: Sequence[Array]) -> float:
-    """Apparent noise of several experiments: the root mean square of their
-    :func:`estimate_noise` levels weighted by their numbers of samples (one field: its level)."""
-    if len(fields) == 1:
-        return estimate_noise(fields[0])
-    sizes = np.array([np.asarray(f).size for f in fields], dtype=float)
-    levels = np.array([estimate_noise(f) for f in fields])
-    return float(np.sqrt(np.sum(sizes * levels**2) / np.sum(sizes)))
 
 
 def _surrogate(source: FeatureSource, noise: Array) -> FeatureSource | None:
@@ -378,7 +353,7 @@ def diagnose(ctx: FitContext) -> tuple[list[FitWarning], float, float]:
     ctx = without_forcing(ctx)  # the source holds the forcing terms on its target side
     res = ctx.result
     eq = res.final
-    level = pooled_noise(ctx.experiments)
+    level = pooled_noise_level(ctx.experiments)
     fit_error = float(res.fit_error)
     floor = _guarded(lambda: noise_residual(eq, ctx, level), 0.0)
     if not np.isfinite(floor):

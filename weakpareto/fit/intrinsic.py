@@ -14,7 +14,7 @@ subtracted (errors in variables),
 
 and the symbol is updated from the corrected model until the orders settle. The fluctuation
 variance per grid point is read from the data (finite differences along x,
-:func:`weakpareto.fit.noise_structure.difference_levels`). Applies to alpha = 1 (Markovian: the
+:func:`weakpareto.library.noise_level.difference_levels`). Applies to alpha = 1 (Markovian: the
 particles' propagator is the equation's) and linear terms of the Fourier-multiplier families.
 """
 
@@ -32,12 +32,12 @@ from numpy.typing import NDArray
 from weakpareto._typing import Array
 from weakpareto.errors import UserInputError
 from weakpareto.fit.context import FitWarning
-from weakpareto.fit.noise_structure import difference_levels
 from weakpareto.fit.restrictions import require_one_periodic_1d_field
 from weakpareto.fit.sources import FitData
 from weakpareto.fit.spec import NOISE_KINDS, FitSpec, NoiseKind
 from weakpareto.library.fluctuations import IntrinsicCovariance
 from weakpareto.library.gram import FeatureSource
+from weakpareto.library.noise_level import difference_levels
 from weakpareto.numerics.operators import (
     SPECTRAL_KINDS,
     SpectralKind,

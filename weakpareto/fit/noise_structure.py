@@ -28,15 +28,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from math import comb
 
 import numpy as np
 
 from weakpareto._typing import Array
 from weakpareto.fit.context import FitWarning
+from weakpareto.library.noise_level import DIFFERENCE_ORDERS, difference_levels
 
 #: Finite-difference orders of the per-axis levels.
-ORDERS = (2, 3, 4, 5, 6)
+ORDERS = DIFFERENCE_ORDERS
 #: Highest orders whose levels must agree for white noise.
 WHITE_ORDERS = 3
 #: Largest max/min ratio of the levels ``v_k`` that still reads as white noise along an axis.
@@ -68,22 +68,6 @@ class AxisLevels:
     @property
     def level(self) -> float:
         return float(np.min(self.levels))
-
-
-def difference_levels(u: Array, axis: int) -> dict[int, float]:
-    """``mean((Delta^k u)^2) / C(2k, k)`` along ``axis`` for every ``k`` of :data:`ORDERS` the
-    axis is long enough for (two differences left): the white-noise variance each order reads.
-    One pass of successive differences serves every order (``np.diff(u, n=k)`` is the same
-    recursion); :func:`weakpareto.fit.checks.estimate_noise` reads the same table."""
-    levels: dict[int, float] = {}
-    d = np.asarray(u, dtype=float)
-    for k in range(1, max(ORDERS) + 1):
-        if d.shape[axis] < 3:
-            break
-        d = np.diff(d, axis=axis)
-        if k in ORDERS:
-            levels[k] = float(np.mean(d * d)) / comb(2 * k, k)
-    return levels
 
 
 def axis_levels(u: Array, axis: int, spread: float) -> AxisLevels | None:

@@ -25,7 +25,7 @@ from typing import Any, Literal, cast, get_args
 
 from weakpareto.errors import UserInputError
 from weakpareto.library.history import HistoryModel
-from weakpareto.library.noise_covariance import NoiseModel
+from weakpareto.library.noise_level import NoiseModel
 from weakpareto.library.weak import SpatialTests
 from weakpareto.method.settings import (
     DiscoveryConfig,

@@ -1,4 +1,4 @@
-"""Measurement-noise estimate and the noise covariance of weak features (ours, beyond the paper;
+"""The noise covariance of weak features (ours, beyond the paper;
 docs/method/extensions.md#noise-aware-scoring).
 
 Noise in ``u`` enters every weak feature linearly. Summed over rows it biases every Gram entry the
@@ -21,114 +21,20 @@ over the rows of a mask ``M`` is
 which needs no ``K x N`` matrix. Nonlinear columns (``u^p X_beta u``) are not corrected: their
 noise enters through the non-separable ``X_beta`` acting on the noisy field (stated limitation).
 
-The variance field comes from the data: the sixth difference along an axis removes a smooth
-signal and leaves ``924 s`` (``sum_k binom(6, k)^2 = 924``); the smoother axis is used.
-Multiplicative noise has ``s = r^2 u^2``; additive ``s = sigma^2``; ``auto`` picks the law whose
-fit of the squared differences against the local ``u^2`` is better.
+The variance field ``s`` comes from the data
+(:func:`weakpareto.library.noise_level.estimate_noise`, the package's one noise estimator).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Protocol
 
 import numpy as np
 
-from weakpareto._typing import Array, BoolArray
-
-NoiseModel = Literal["none", "additive", "multiplicative", "auto"]
-NoiseLaw = Literal["additive", "multiplicative"]
-
-#: ``sum_k binom(6, k)^2``: variance gain of the sixth difference on white noise.
-SIXTH_DIFFERENCE_GAIN = 924.0
-
-
-@dataclass(frozen=True)
-class NoiseEstimate:
-    """Estimated noise law, level (std; relative std for multiplicative) and variance field."""
-
-    law: NoiseLaw
-    level: float
-    variance: Array  # (nt, nx)
-
-
-def _sixth_differences(u: Array) -> tuple[Array, Array, int]:
-    """Sixth differences along the smoother axis, the matching ``u^2`` and that axis."""
-    best: tuple[Array, Array, int] | None = None
-    for axis in (0, 1):
-        if u.shape[axis] < 12:
-            continue
-        d = np.diff(u, n=6, axis=axis)
-        sl = [slice(None), slice(None)]
-        sl[axis] = slice(3, 3 + d.shape[axis])
-        u2 = u[tuple(sl)] ** 2
-        if best is None or np.mean(d * d) < np.mean(best[0] ** 2):
-            best = (d, u2, axis)
-    if best is None:
-        raise ValueError("noise estimation needs at least 12 samples along time or space")
-    return best
-
-
-def _usable_differences(u: Array, usable: BoolArray, axes: tuple[int, ...]) -> tuple[Array, Array]:
-    """Sixth differences (and the matching ``u^2``) along ``axes`` on runs of seven usable
-    samples only, flattened: a gap or an irregular axis is never differenced across."""
-    ds, u2s = [], []
-    for axis in axes:
-        if u.shape[axis] < 12:
-            continue
-        d = np.diff(u, n=6, axis=axis)
-        ok = np.ones(d.shape, dtype=bool)
-        for k in range(7):  # all seven samples of the stencil present
-            sl = [slice(None), slice(None)]
-            sl[axis] = slice(k, k + d.shape[axis])
-            ok &= usable[tuple(sl)]
-        sl = [slice(None), slice(None)]
-        sl[axis] = slice(3, 3 + d.shape[axis])
-        ds.append(d[ok])
-        u2s.append(u[tuple(sl)][ok] ** 2)
-    if not ds or min(x.size for x in ds) == 0:
-        return np.zeros(0), np.zeros(0)
-    best = int(np.argmin([np.mean(d * d) for d in ds]))  # the smoother axis, as for full data
-    return ds[best], u2s[best]
-
-
-def estimate_noise(
-    u: Array,
-    model: NoiseModel,
-    usable: BoolArray | None = None,
-    axes: tuple[int, ...] = (0, 1),
-) -> NoiseEstimate | None:
-    """Noise law and variance field of ``u`` (``None`` for ``model="none"``).
-
-    ``usable`` (bool, shape of ``u``) marks the samples taken and ``axes`` the axes with uniform
-    steps: the differences then use complete stencils along those axes only; with none the
-    estimate is zero noise (the noise model is off)."""
-    if model == "none":
-        return None
-    u = np.asarray(u, dtype=float)
-    if usable is None and axes == (0, 1):
-        d, u2, _ = _sixth_differences(u)
-    else:
-        mask = np.ones(u.shape, dtype=bool) if usable is None else np.asarray(usable, bool)
-        d, u2 = _usable_differences(u, mask, axes)
-        if d.size == 0:
-            return NoiseEstimate("additive", 0.0, np.zeros(u.shape))
-    d2 = d * d / SIXTH_DIFFERENCE_GAIN
-    add_var = float(np.mean(d2))
-    mult_var = float(np.sum(d2 * u2) / max(np.sum(u2 * u2), 1e-300))  # LS fit d2 ~ r^2 u^2
-    law: NoiseLaw
-    if model == "auto":
-        add_res = float(np.sum((d2 - add_var) ** 2))
-        mult_res = float(np.sum((d2 - mult_var * u2) ** 2))
-        law = "multiplicative" if mult_res < add_res else "additive"
-    else:
-        law = model
-    if law == "multiplicative":
-        # E[(u(1 + r z))^2] = u^2 (1 + r^2): the noisy u^2 overstates the clean one.
-        variance = mult_var * u * u / (1.0 + mult_var)
-        return NoiseEstimate(law, float(np.sqrt(mult_var)), variance)
-    return NoiseEstimate(law, float(np.sqrt(add_var)), np.full(u.shape, add_var))
+from weakpareto._typing import Array
+from weakpareto.library.families import column_kinds
 
 
 class SeparableSource(Protocol):
@@ -164,7 +70,7 @@ class FeatureCovariance:
     @property
     def linear_kinds(self) -> tuple[int, ...]:
         """The column kinds whose columns are linear in ``u`` (power 0 of each family)."""
-        return tuple(range(len(self.family_parts))) if self.family_parts else (0,)
+        return column_kinds((0,), max(1, len(self.family_parts)))
 
     def adjoint_tests(self, kinds: Sequence[int] | Array, betas: Array) -> Array:
         """``X_beta^* psi_l`` of linear columns of the given kinds at their orders,

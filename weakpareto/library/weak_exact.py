@@ -21,7 +21,12 @@ from typing import Literal
 import numpy as np
 
 from weakpareto._typing import Array
-from weakpareto.library.noise_covariance import estimate_noise
+from weakpareto.library.noise_level import (
+    MIN_AXIS_SAMPLES,
+    NoiseEstimate,
+    NoiseModel,
+    estimate_noise,
+)
 from weakpareto.library.weak import (
     PowerMode,
     SpatialTests,
@@ -84,6 +89,15 @@ class ExactTimeWeakLibrary(WeakLibrary):
     initial: InitialEstimate = "sample"
     initial_points: int = 5
     slope_points: int | None = None
+    noise: NoiseEstimate | None = None  # the data's ``auto`` noise estimate, when it was read
+
+    def noise_estimate(self, model: NoiseModel) -> NoiseEstimate | None:
+        """The data's noise under ``model``
+        (:func:`weakpareto.library.noise_level.estimate_noise`); the ``auto`` estimate read when
+        the library was built is not read again."""
+        if model == "auto" and self.noise is not None:
+            return self.noise
+        return estimate_noise(self.u, model)
 
     def target_weights(self, alphas: Array, mode: Mode) -> Array:
         """Effective temporal weights ``(G, K_t, nt)`` of the target: the right derivative of
@@ -147,17 +161,20 @@ def bump_radius(t: Array, power: int, width_scale: float = 1.0) -> float:
     return min(sigma * float(np.sqrt(2 * power + 3)), 0.5 * float(t[-1] - t[0]))
 
 
-def corner_bump_radius(u: Array, t: Array, power: int, minimum: float) -> float:
+def corner_bump_radius(
+    u: Array, t: Array, power: int, minimum: float, noise: NoiseEstimate | None
+) -> float:
     """Temporal bump half-width by the spectral corner rule (:mod:`weakpareto.numerics.corner`)
-    with the noise floor from the data (:func:`weakpareto.library.noise_covariance.estimate_noise`),
-    clipped to ``[minimum, half the window]``."""
-    est = estimate_noise(u, "auto")
-    variance = float(np.mean(est.variance)) if est is not None else 0.0
+    with the data's noise floor ``noise`` (``None``: clean), clipped to
+    ``[minimum, half the window]``."""
+    variance = float(np.mean(noise.variance)) if noise is not None else 0.0
     r = corner_radius(u, float(t[1] - t[0]), 0, variance, power)
     return float(np.clip(r, minimum, 0.5 * float(t[-1] - t[0])))
 
 
-def adaptive_slope_points(u: Array, dt: float, base_points: int, initial_points: int) -> int:
+def adaptive_slope_points(
+    u: Array, dt: float, base_points: int, initial_points: int, noise: NoiseEstimate | None
+) -> int:
     """Samples of the ``u'(0)`` window of the Caputo-basis estimate, widened with the noise by
     Lepski's rule (ours).
 
@@ -169,11 +186,12 @@ def adaptive_slope_points(u: Array, dt: float, base_points: int, initial_points:
     differences ``(u1_j - u1_i)^2 / (v_i - v_j)`` average about 1 over ``x``. The largest window
     whose mean stays below :data:`LEPSKI_LIMIT` against every smaller one is used: on clean data
     (``v`` ~ 0) the first; with noise as wide as the start model holds (the noise of ``u'(0)``
-    is shared by every row of a spatial test, which no average over rows removes).
+    is shared by every row of a spatial test, which no average over rows removes). Without a
+    noise estimate, or a record too short for a second window, the first window is used.
     """
-    est = estimate_noise(u, "auto")
+    est = noise
     nt = u.shape[0]
-    if est is None or not np.any(est.variance > 0.0):
+    if est is None or not np.any(est.variance > 0.0) or nt // 2 < base_points * SLOPE_WINDOW_GROWTH:
         return base_points
     counts = []
     n = base_points
@@ -224,26 +242,32 @@ def exact_time_weak_library(
 
     ``widths="corner"``: the temporal bumps widen to the spectral corner rule
     (:func:`corner_bump_radius`) when the data's signal band is narrower than the paper's width
-    passes; never narrower than the paper's width.
+    passes; never narrower than the paper's width. The ``u'(0)`` window of ``initial="model"``
+    adapts to the noise (:func:`adaptive_slope_points`).
     """
     t = np.asarray(t, dtype=float)
+    u = np.asarray(u, dtype=float)
+    adapt = initial == "model"
+    noise = None
+    if (widths == "corner" or adapt) and max(u.shape) >= MIN_AXIS_SAMPLES:
+        noise = estimate_noise(u, "auto")  # read once: the corner floor, the window, the score
     dt, dx = uniform_step(t, "t"), uniform_step(x, "x")
     period = float(period) if period is not None else dx * x.size
     kt, kx = test_counts or tf.paper_test_counts(t.size, x.size, budget)
     _, spatial = build_test_functions(t, x, period, spatial_tests, (kt, kx), budget)
     radius = bump_radius(t, bump_power, width_scale)
     if widths == "corner":
-        radius = corner_bump_radius(np.asarray(u, dtype=float), t, bump_power, radius)
+        radius = corner_bump_radius(u, t, bump_power, radius, noise)
     bumps = polynomial_bumps(t, kt, radius, bump_power)
     # u'(0) (superunit targets only) from a window of a fraction of the bump half-width: its
     # noise enters every superunit target with a large weight, its bias only through the terms
     # the fit leaves out (a quadratic: O(window^2); the Caputo basis: O(window^(2 alpha - 1)))
     fraction = MODEL_SLOPE_WINDOW if initial == "model" else SLOPE_WINDOW
     slope_points = max(int(initial_points), int(round(fraction * radius / dt)))
-    if initial == "model":
-        slope_points = adaptive_slope_points(np.asarray(u, float), dt, slope_points, initial_points)
+    if adapt:
+        slope_points = adaptive_slope_points(u, dt, slope_points, initial_points, noise)
     return ExactTimeWeakLibrary(
-        u=np.asarray(u, dtype=float),
+        u=u,
         dt=dt,
         dx=dx,
         period=period,
@@ -257,4 +281,5 @@ def exact_time_weak_library(
         initial=initial,
         initial_points=initial_points,
         slope_points=slope_points,
+        noise=noise,
     )

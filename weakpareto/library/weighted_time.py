@@ -46,7 +46,7 @@ import numpy as np
 
 from weakpareto._typing import Array, BoolArray
 from weakpareto.errors import UserInputError
-from weakpareto.library.noise_covariance import NoiseEstimate, NoiseModel, estimate_noise
+from weakpareto.library.noise_level import NoiseEstimate, NoiseModel, estimate_noise
 from weakpareto.library.weak import PowerMode, SpatialTests, build_test_functions, uniform_step
 from weakpareto.library.weak_exact import (
     DEFAULT_BUMP_POWER,

@@ -35,13 +35,11 @@ from weakpareto.library.families import FamilyLibrary
 from weakpareto.library.gram import TINY, GramTables, OrderBanks
 from weakpareto.library.noise_covariance import (
     FeatureCovariance,
-    NoiseEstimate,
-    NoiseModel,
     bank_covariance,
-    estimate_noise,
     realisation_spread,
     row_mask,
 )
+from weakpareto.library.noise_level import NoiseEstimate, NoiseModel, estimate_noise
 from weakpareto.numerics.orders import Branch
 from weakpareto.records import Mode
 

@@ -18,7 +18,7 @@ from typing import Any, Literal, cast
 
 from omegaconf import DictConfig, OmegaConf
 
-from weakpareto.library.noise_covariance import NoiseModel
+from weakpareto.library.noise_level import NoiseModel
 from weakpareto.library.weak_exact import InitialEstimate, TestWidths
 from weakpareto.records import OperatorKind
 

@@ -47,12 +47,12 @@ from weakpareto.fit.checks import (
     FitWarning,
     diagnose,
     noise_note,
-    pooled_noise,
     units_warning,
 )
 from weakpareto.fit.kinds import check_supported
 from weakpareto.fit.run import resolve_power_mode
 from weakpareto.fit.spec import Bootstrap, FitSpec, groups_of_params, spec_from_groups
+from weakpareto.library.noise_level import pooled_noise_level
 from weakpareto.method.settings import (
     DEFAULT_C_MAX,
     DEFAULT_USER_METHOD,
@@ -427,7 +427,7 @@ class WeakPareto:
         res, clipped = scales.result(raw)  # UserInputError if a final coef leaves float64
         grid["scales"] = scales.to_dict()
         grid.update(tempering_record(lam, spec.tempering))  # {} without tempered families
-        level, floor = pooled_noise([f.u for f in unitless_fields]), None
+        level, floor = pooled_noise_level([f.u for f in unitless_fields]), None
         if outcome.source is not None:
             cfg = outcome.spec.discovery
             ctx = FitContext(

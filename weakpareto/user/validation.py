@@ -41,6 +41,7 @@ import numpy as np
 
 from weakpareto._typing import Array
 from weakpareto.errors import UserInputError
+from weakpareto.fit.rules import choices_of, range_of
 from weakpareto.fit.spec import FAMILY_JOIN, operator_families
 from weakpareto.method.settings import (
     DEFAULT_EPS_ALPHA,
@@ -61,14 +62,10 @@ REL_STEP_TOL = 1e-6
 MIN_NT = 19
 #: Minimum number of spatial samples per period (periodic Gaussian width <= L / 8).
 MIN_NX = 16
-#: Largest support size accepted (the number of power patterns grows combinatorially).
-MAX_TERMS_LIMIT = 8
+#: ``operator=`` values besides tempered families and joins (``auto``: chosen per term).
 OPERATORS = ("directional", "riesz", "auto")
+#: ``power_mode=`` values (``auto``: from the field's sign).
 POWER_MODES = ("auto", "raw", "positive")
-TEST_FUNCTIONS = ("gaussian", "fourier")
-SELECTION_RULES = ("elbow", "aic", "bic", "gain")
-UPDATING = ("deferred", "immediate")
-DOMAINS = ("auto", "periodic", "bounded")
 #: How 1-D data that are irregular in time or incomplete can be fitted.
 SAMPLED_HINT = " ({} need method=weak_pareto_exact)"
 
@@ -104,10 +101,22 @@ def check_int(name: str, value: Any, minimum: int, maximum: int | None = None) -
     return int(value)
 
 
-def check_nonneg_float(name: str, value: Any) -> float:
-    """A finite number >= 0."""
-    if not _is_real(value) or not math.isfinite(float(value)) or float(value) < 0:
-        raise UserInputError(f"{name}={value!r} must be a finite number >= 0, e.g. {name}=0.001")
+def check_setting(name: str, value: Any) -> Any:
+    """A search setting checked by its rule in the one table of both doors
+    (:mod:`weakpareto.fit.rules`): a number in its range or one of its values."""
+    try:
+        return check_choice(name, value, choices_of(name))
+    except KeyError:
+        pass
+    rule = range_of(name)
+    if rule.integer:
+        lo = int(rule.lo) if rule.lo is not None else -(2**63)
+        return check_int(name, value, lo, None if rule.hi is None else int(rule.hi))
+    ok = _is_real(value) and math.isfinite(float(value)) and rule.inside(float(value))
+    if not ok:
+        example = rule.hint if rule.hint is not None else 0.001 if rule.inside(0.001) else None
+        hint = f", e.g. {name}={example if example is not None else rule.example()}"
+        raise UserInputError(f"{name}={value!r} must be a finite number {rule.bounds()}{hint}")
     return float(value)
 
 
@@ -231,7 +240,8 @@ def check_test_counts(value: Any) -> tuple[int, ...] | None:
 
 
 def check_params(params: Mapping[str, Any]) -> dict[str, Any]:
-    """Validate and normalise the estimator parameters (see :class:`WeakPareto`)."""
+    """Validate and normalise the estimator parameters (see :class:`WeakPareto`); the search
+    settings by the one table of both doors (:func:`check_setting`)."""
     p = dict(params)
     out: dict[str, Any] = {
         "operator": check_operator(p["operator"]),
@@ -244,20 +254,18 @@ def check_params(params: Mapping[str, Any]) -> dict[str, Any]:
             POWER_MODES,
             "auto: positive for a nonnegative field, raw otherwise",
         ),
-        "max_terms": check_int("max_terms", p["max_terms"], 1, MAX_TERMS_LIMIT),
-        "test_functions": check_choice("test_functions", p["test_functions"], TEST_FUNCTIONS),
+        "max_terms": check_setting("max_terms", p["max_terms"]),
+        "test_functions": check_setting("test_functions", p["test_functions"]),
         "test_counts": check_test_counts(p["test_counts"]),
-        "seed": check_int("seed", p["seed"], 0),
-        "popsize": check_int("popsize", p["popsize"], 1),
-        "maxiter": check_int("maxiter", p["maxiter"], 1),
-        "updating": check_choice("updating", p["updating"], UPDATING),
-        "ridge": check_nonneg_float("ridge", p["ridge"]),
+        "seed": check_setting("seed", p["seed"]),
+        "popsize": check_setting("popsize", p["popsize"]),
+        "maxiter": check_setting("maxiter", p["maxiter"]),
+        "updating": check_setting("updating", p["updating"]),
+        "ridge": check_setting("ridge", p["ridge"]),
         "method": check_choice("method", p["method"], method_names()),
-        "selection": None
-        if p["selection"] is None
-        else check_choice("selection", p["selection"], SELECTION_RULES),
-        "margin": check_nonneg_float("margin", p["margin"]),
-        "domain": check_choice("domain", p.get("domain", "auto"), DOMAINS),
+        "selection": None if p["selection"] is None else check_setting("selection", p["selection"]),
+        "margin": check_setting("margin", p["margin"]),
+        "domain": check_setting("domain", p.get("domain", "auto")),
         "tempering": check_tempering(p.get("tempering")),
     }
     if not isinstance(p["polish"], bool | np.bool_):
