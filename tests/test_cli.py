@@ -567,3 +567,29 @@ def test_light_option_lists_agree_with_the_campaign_config():
     assert cli.GROUPS == compose.GROUPS and cli.CONFIG_PACKAGE == config.CONFIG_MODULE
     for group in cli.GROUPS:
         assert cli.config_options(group) == config.available_options(group) != []
+
+
+def test_wp_bench_renders_its_study_tables_through_the_one_writer(tmp_path, monkeypatch):
+    """``wp bench`` writes CSVs; the ones that are study tables (uncertainty_cost) get their
+    markdown from reporting/studies, as ``wp report`` renders it; the others stay CSV only."""
+    import pandas as pd
+
+    import weakpareto.campaign.bench as bench_module
+    from weakpareto.reporting.studies.bench import render_uncertainty_cost
+
+    cost = pd.DataFrame(
+        {"benchmark": ["fade"], "noise": [0.1], "n_boot": [100], "repeats": [1], "fit_s": [0.4]}
+    ).assign(bootstrap_s=0.8, ratio=3.0, target=3.0)
+    stages = pd.DataFrame({"benchmark": ["fade"], "seconds": [1.0]})
+
+    def fake_bench(args):
+        cost.to_csv(tmp_path / "uncertainty_cost.csv", index=False)
+        stages.to_csv(tmp_path / "stages.csv", index=False)
+        return tmp_path, {"stages": stages, "uncertainty_cost": cost}
+
+    monkeypatch.setattr(bench_module, "bench_command", fake_bench)
+    main(["bench", f"out_dir={tmp_path}"])
+    md = (tmp_path / "uncertainty_cost.md").read_text()
+    assert md == render_uncertainty_cost(tmp_path)[".md"]
+    assert "| fade | 10 | 100 | 1 | 0.40 | 0.80 | 3.00 | <= 3 (met) |" in md
+    assert not (tmp_path / "stages.md").exists()

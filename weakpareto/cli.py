@@ -256,8 +256,12 @@ def dispatch(sub: str, args: list[str]) -> None:
     elif sub == "bench":
         _reject_flags(sub, flags)
         from weakpareto.campaign.bench import bench_command
+        from weakpareto.reporting.studies.registry import STUDY_BY_STEM, write_study
 
-        bench_command(overrides)
+        out_dir, tables = bench_command(overrides)
+        for stem in tables:  # the study tables among them, rendered by the one writer
+            if stem in STUDY_BY_STEM:
+                write_study(stem, out_dir)
     else:
         raise UserInputError(f"unknown subcommand {sub!r}; valid: {', '.join(SUBCOMMANDS)}")
 

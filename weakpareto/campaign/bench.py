@@ -346,7 +346,7 @@ def run_bench(
 ) -> dict[str, pd.DataFrame]:
     """Run the bench with one BLAS thread and write ``out_dir/*.csv`` and ``*.json``; with
     ``uncertainty`` also the cost of ``uncertainty=bootstrap`` (B = 100, FADE 10 %) against one
-    fit (``uncertainty_cost.{csv,md}``, :mod:`weakpareto.campaign.bench_uncertainty`); with
+    fit (``uncertainty_cost.csv``, :mod:`weakpareto.campaign.bench_uncertainty`); with
     ``startup`` the whole-process start-up of ``wp`` commands (``startup.csv``,
     :mod:`weakpareto.campaign.bench_startup`)."""
     tables: dict[str, pd.DataFrame] = {}
@@ -378,8 +378,9 @@ def run_bench(
     return tables
 
 
-def bench_command(args: list[str]) -> None:
-    """Entry point of ``wp bench`` (``key=value`` options, see :data:`OPTIONS`)."""
+def bench_command(args: list[str]) -> tuple[Path, dict[str, pd.DataFrame]]:
+    """Entry point of ``wp bench`` (``key=value`` options, see :data:`OPTIONS`): the output
+    directory and the tables written there."""
     bad_tokens = [a for a in args if "=" not in a]
     opts = dict(a.split("=", 1) for a in args if "=" in a)
     bad = sorted(set(opts) - set(OPTIONS))
@@ -409,6 +410,7 @@ def bench_command(args: list[str]) -> None:
     for name in names:  # unknown benchmark names or overrides fail before any timing
         compose_checked([f"benchmark={name}", *extra])
     out_dir = writable_dir(opts["out_dir"], "out_dir")  # last: bad input leaves no directory
-    run_bench(
+    tables = run_bench(
         out_dir, names, repeats, flags["scaling"], extra, flags["uncertainty"], flags["startup"]
     )
+    return out_dir, tables

@@ -20,7 +20,7 @@ from threadpoolctl import threadpool_limits
 
 from weakpareto.campaign.compose import compose_config
 from weakpareto.campaign.compute import bootstrap_seed, fit_outcome
-from weakpareto.io import write_csv_atomic, write_text_atomic
+from weakpareto.io import write_csv_atomic
 
 #: Cost target of the bootstrap: fit + bootstrap at most this many times one fit.
 TARGET_RATIO = 3.0
@@ -69,31 +69,7 @@ def uncertainty_cost(
     )
 
 
-def render_markdown(df: pd.DataFrame) -> str:
-    """The markdown note of :func:`uncertainty_cost` rows."""
-    lines = [
-        "# Cost of uncertainty=bootstrap",
-        "",
-        "One seed as `wp run` computes it (fit: data, noise, weak library, discovery in the "
-        "default deferred DE mode) and the block bootstrap of its selected equation, medians "
-        f"over repeats, one BLAS thread. Target: (fit + bootstrap) / fit <= {TARGET_RATIO:g}.",
-        "",
-        "| Benchmark | Noise % | B | Repeats | Fit (s) | Bootstrap (s) | (fit+boot)/fit | Target |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
-    for _, r in df.iterrows():
-        ok = "met" if r["ratio"] <= r["target"] else "missed"
-        lines.append(
-            f"| {r['benchmark']} | {100 * r['noise']:g} | {int(r['n_boot'])} | "
-            f"{int(r['repeats'])} | {r['fit_s']:.2f} | {r['bootstrap_s']:.2f} | "
-            f"{r['ratio']:.2f} | <= {r['target']:g} ({ok}) |"
-        )
-    return "\n".join(lines) + "\n"
-
-
-def write_uncertainty_cost(out_dir: str | Path, df: pd.DataFrame) -> tuple[Path, Path]:
-    """Write ``out_dir/uncertainty_cost.csv`` and ``.md`` atomically; returns both paths."""
-    out = Path(out_dir)
-    csv_path = write_csv_atomic(df, out / f"{STEM}.csv")
-    md_path = write_text_atomic(out / f"{STEM}.md", render_markdown(df), make_parents=True)
-    return csv_path, md_path
+def write_uncertainty_cost(out_dir: str | Path, df: pd.DataFrame) -> Path:
+    """Write ``out_dir/uncertainty_cost.csv`` atomically (its table is rendered by
+    :mod:`weakpareto.reporting.studies.bench`, by ``wp bench`` and again by ``wp report``)."""
+    return write_csv_atomic(df, Path(out_dir) / f"{STEM}.csv")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 
+import pandas as pd
 import pytest
 
 from weakpareto.reporting.studies import bench
@@ -15,6 +16,7 @@ TABLES = [
     (bench.DATASET_STEM, bench.render_dataset),
     (bench.UPDATING_STEM, bench.render_updating),
     (bench.BOUNDED_STEM, bench.render_bounded),
+    (bench.UNCERTAINTY_COST_STEM, bench.render_uncertainty_cost),
 ]
 
 
@@ -38,3 +40,23 @@ def test_dataset_read_target_verdict(results_folder, tmp_path):
     write_notes(tmp_path, bench.DATASET_STEM, bench.dataset_notes(10_000, 8, 0.1))
     md = bench.render_dataset(tmp_path)[".md"]
     assert "8 cores" in md and "target < 0.1 s for the compacted dataset: NOT met." in md
+
+
+def test_uncertainty_cost_verdict_per_row(tmp_path):
+    rows = pd.DataFrame(
+        {
+            "benchmark": ["fade", "burgers"],
+            "noise": [0.1, 0.05],
+            "n_boot": [100, 100],
+            "repeats": [3, 3],
+            "fit_s": [0.5, 1.0],
+            "bootstrap_s": [0.5, 3.0],
+            "ratio": [2.0, 4.0],
+            "target": [3.0, 3.0],
+        }
+    )
+    rows.to_csv(tmp_path / "uncertainty_cost.csv", index=False)
+    md = bench.render_uncertainty_cost(tmp_path)[".md"]
+    assert "| fade | 10 | 100 | 3 | 0.50 | 0.50 | 2.00 | <= 3 (met) |" in md
+    assert "| burgers | 5 | 100 | 3 | 1.00 | 3.00 | 4.00 | <= 3 (missed) |" in md
+    assert "Target: (fit + bootstrap) / fit <= 3." in md

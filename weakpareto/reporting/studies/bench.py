@@ -11,7 +11,9 @@
   and with deferred DE updating; rendered per benchmark and mode as recoveries, mean ± SD errors
   and the seeds whose equations agree between the modes;
 * bounded_domain (``scripts/bounded_domain.py``): one row per fit; the sidecar holds the number
-  of noise seeds and the periodicity test's rows (none in a quick run).
+  of noise seeds and the periodicity test's rows (none in a quick run);
+* uncertainty_cost (``wp bench uncertainty=true``,
+  :mod:`weakpareto.campaign.bench_uncertainty`): the bootstrap's cost against one fit.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ TIMING_STEM = "beyond_timing"
 DATASET_STEM = "dataset_read"
 UPDATING_STEM = "updating_comparison"
 BOUNDED_STEM = "bounded_domain"
+UNCERTAINTY_COST_STEM = "uncertainty_cost"
 
 
 # -- robust_vs_paper ------------------------------------------------------------------------------
@@ -237,3 +240,34 @@ def render_bounded(directory: str | os.PathLike) -> dict[str, str]:
     """``{".md": ...}`` from ``bounded_domain.csv`` and ``.json``."""
     df = read_table(csv_path(directory, BOUNDED_STEM))
     return {".md": bounded_markdown(df, read_notes(directory, BOUNDED_STEM))}
+
+
+# -- uncertainty_cost -----------------------------------------------------------------------------
+def uncertainty_cost_markdown(df: pd.DataFrame) -> str:
+    """The bootstrap's cost against one fit, per benchmark and noise, with its target."""
+    target = float(df["target"].iloc[0])
+    lines = [
+        "# Cost of uncertainty=bootstrap",
+        "",
+        "One seed as `wp run` computes it (fit: data, noise, weak library, discovery in the "
+        "default deferred DE mode) and the block bootstrap of its selected equation, medians "
+        f"over repeats, one BLAS thread. Target: (fit + bootstrap) / fit <= {target:g}.",
+        "",
+        "| Benchmark | Noise % | B | Repeats | Fit (s) | Bootstrap (s) | (fit+boot)/fit | Target |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for _, r in df.iterrows():
+        ok = "met" if r["ratio"] <= r["target"] else "missed"
+        lines.append(
+            f"| {r['benchmark']} | {100 * r['noise']:g} | {int(r['n_boot'])} | "
+            f"{int(r['repeats'])} | {r['fit_s']:.2f} | {r['bootstrap_s']:.2f} | "
+            f"{r['ratio']:.2f} | <= {r['target']:g} ({ok}) |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def render_uncertainty_cost(directory: str | os.PathLike) -> dict[str, str]:
+    """``{".md": ...}`` from ``uncertainty_cost.csv``."""
+    return {
+        ".md": uncertainty_cost_markdown(read_table(csv_path(directory, UNCERTAINTY_COST_STEM)))
+    }

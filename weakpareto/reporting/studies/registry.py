@@ -90,6 +90,12 @@ STUDY_TABLES = (
     ),
     StudyTable("bench", bench.UPDATING_STEM, bench.render_updating, "compare_updating.py"),
     StudyTable("bench", bench.BOUNDED_STEM, bench.render_bounded, "bounded_domain.py", notes=True),
+    StudyTable(
+        "bench",
+        bench.UNCERTAINTY_COST_STEM,
+        bench.render_uncertainty_cost,
+        "wp bench uncertainty=true",
+    ),
 )
 STUDY_BY_STEM = {t.stem: t for t in STUDY_TABLES}
 
