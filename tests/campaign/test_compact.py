@@ -98,9 +98,9 @@ def test_a_partition_locked_by_another_compaction_is_skipped(tmp_path):
     dataset.write_seed(tmp_path, key, row, fronts)
     dataset.write_seed(tmp_path, key, row, fronts)
     directory = dataset.partition_dir(tmp_path, dataset.RUNS, key)
-    from weakpareto.campaign import claims
+    from weakpareto.campaign import seed_claims
 
-    with claims.claimed(directory / compact.LOCK_NAME):  # held by this (live) process
+    with seed_claims.claimed(directory / compact.LOCK_NAME):  # held by this (live) process
         assert compact.compact_partition(directory, dataset.RUNS).skipped == 1
     assert compact.compact_partition(directory, dataset.RUNS).partitions == 1
 

@@ -109,11 +109,11 @@ def test_truncated_result_is_reported_once_and_computed_again(tmp_path, capsys):
 
 
 def test_a_seed_claimed_by_a_live_process_is_left_to_it(tmp_path, capsys):
-    from weakpareto.campaign import claims, store
+    from weakpareto.campaign import seed_claims, store
 
     cfg = _cfg(tmp_path, "seeds=2", *TINY)
-    claim = claims.try_claim(store.run_path(tmp_path, runner.run_key(cfg, 1)))
-    assert isinstance(claim, claims.Claim)  # held by this (live) process
+    claim = seed_claims.try_claim(store.run_path(tmp_path, runner.run_key(cfg, 1)))
+    assert isinstance(claim, seed_claims.Claim)  # held by this (live) process
     with claim:
         outcomes = runner.run_config(cfg)
     assert [o.state for o in outcomes] == ["computed", "elsewhere"]
@@ -128,14 +128,14 @@ def test_a_dead_holders_claim_on_a_finished_seed_is_removed_when_served_cached(t
     import subprocess
     import sys
 
-    from weakpareto.campaign import claims, store
+    from weakpareto.campaign import seed_claims, store
 
     cfg = _cfg(tmp_path, "seeds=1", *TINY)
     assert [o.state for o in runner.run_config(cfg)] == ["computed"]
-    path = claims.claim_path(store.run_path(tmp_path, runner.run_key(cfg, 0)))
+    path = seed_claims.claim_path(store.run_path(tmp_path, runner.run_key(cfg, 0)))
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
-    path.write_text(claims.Holder(dead.pid, socket.gethostname(), None).as_json())
+    path.write_text(seed_claims.Holder(dead.pid, socket.gethostname(), None).as_json())
     assert [o.state for o in runner.run_config(cfg)] == ["cached"]
     assert not path.exists()
 

@@ -2,6 +2,6 @@
 
 Hydra composition and validation (``compose``, ``config``, ``schema``, ``overrides``), the run
 config as a fit spec (``compute``, the adapter of the fit layer), seeds, workers and claims
-(``runner``, ``pool``, ``claims``, ``chunks``, ``launch``), the Parquet store and provenance
+(``runner``, ``pool``, ``seed_claims``, ``chunks``, ``launch``), the Parquet store and provenance
 (``store``, ``dataset``, ``columns``, ``compact``, ``provenance``), benchmarks (``bench*``).
 """

@@ -1,7 +1,7 @@
 """``wp compact``: merge the small files of each dataset partition into one, de-duplicated.
 
 Per partition directory (:mod:`weakpareto.campaign.dataset`) of the runs and the fronts tree:
-take the partition's compaction lock (a claim file, :mod:`weakpareto.campaign.claims`; a second
+take the partition's compaction lock (a claim file, :mod:`weakpareto.campaign.seed_claims`; a second
 ``wp compact`` skips a locked partition), list its files, keep the latest rows per key
 (:func:`weakpareto.campaign.dataset.latest`), write them to one ``part-<token>.parquet``
 atomically, then remove exactly the listed files. Safe while jobs write: a file written after
@@ -31,7 +31,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from weakpareto.campaign import claims, dataset
+from weakpareto.campaign import dataset, seed_claims
 from weakpareto.campaign import store as res
 from weakpareto.campaign.columns import RunKey
 from weakpareto.campaign.paths import readable_dir
@@ -108,8 +108,8 @@ def compact_partition(directory: Path, kind: str) -> Compacted:
     """Merge the files of one partition (module docstring); nothing to do for one file. A file
     that cannot be read is neither merged nor removed (:attr:`Compacted.unreadable`)."""
     _remove_stale_tmp(directory)
-    with claims.claimed(directory / LOCK_NAME) as lock:
-        if isinstance(lock, claims.Holder):
+    with seed_claims.claimed(directory / LOCK_NAME) as lock:
+        if isinstance(lock, seed_claims.Holder):
             return Compacted(skipped=1)
         files = dataset.data_files(directory)
         if len(files) <= 1:
@@ -122,7 +122,7 @@ def compact_partition(directory: Path, kind: str) -> Compacted:
         rows = res.to_pandas(table)
         kept = dataset.latest(rows, kind)
         target = directory / f"{dataset.PART_PREFIX}{dataset.new_token()}.parquet"
-        with claims.deferred_signals():  # the merged file, then the removals
+        with seed_claims.deferred_signals():  # the merged file, then the removals
             dataset.write_table(kept, kind, target)
             for f in files:
                 f.unlink(missing_ok=True)
@@ -210,7 +210,7 @@ def move_legacy_file(results_dir: str | os.PathLike, run_file: Path) -> Compacte
         [] if fronts is None else fronts.to_pylist(), columns=res.FRONT_SCHEMA.names
     )
     run_df = pd.DataFrame([row], columns=res.RUNS_SCHEMA.names)
-    with claims.deferred_signals():
+    with seed_claims.deferred_signals():
         dataset.write_table(
             front_df, dataset.FRONTS, dataset.seed_file(results_dir, dataset.FRONTS, key, token)
         )

@@ -11,7 +11,7 @@ objective) is recorded as a failed row with the reason and the others go on; it 
 by the next run (a failed row is never served as cached), as is a result file that cannot be read
 back (truncated, corrupt: a warning names it). A programming error (``TypeError``, ``KeyError``,
 ``AssertionError`` ...) stops the run: queued seeds are cancelled, the traceback is printed and
-``wp run`` exits 1. A claim file per seed (:mod:`weakpareto.campaign.claims`) lets concurrent runs
+``wp run`` exits 1. A claim file per seed (:mod:`weakpareto.campaign.seed_claims`) lets concurrent runs
 on one results directory split the seeds. Parallel seeds run in a bounded pool
 (:mod:`weakpareto.campaign.pool`); Ctrl-C stops every worker promptly and raises
 :class:`RunInterrupted` with what was finished."""
@@ -36,7 +36,7 @@ from omegaconf import DictConfig, OmegaConf
 from threadpoolctl import threadpool_limits
 from tqdm import tqdm
 
-from weakpareto.campaign import claims, dataset
+from weakpareto.campaign import dataset, seed_claims
 from weakpareto.campaign import store as res
 from weakpareto.campaign.compute import (
     NUMERICAL_FAILURES,
@@ -306,10 +306,10 @@ def run_seed(
     notes: list[str] = []
     done = None if overwrite else _finished(results_dir, key, notes)
     if done is not None:
-        claims.break_if_stale(path)  # a holder killed after writing the files left it
+        seed_claims.break_if_stale(path)  # a holder killed after writing the files left it
         return SeedOutcome(seed, _summary(done), "cached", tuple(notes))
-    with claims.claimed(path) as claim:
-        if isinstance(claim, claims.Holder):
+    with seed_claims.claimed(path) as claim:
+        if isinstance(claim, seed_claims.Holder):
             return SeedOutcome(seed, {}, "elsewhere", tuple(notes), claim.describe())
         # another process may have finished it between the check and the claim
         done = None if overwrite else _finished(results_dir, key, notes)
@@ -317,7 +317,7 @@ def run_seed(
             return SeedOutcome(seed, _summary(done), "cached", tuple(notes))
         replaced = "" if overwrite else _other_code(results_dir, key)
         row, fronts = compute_seed(cfg, key, progress, code)
-        with claims.deferred_signals():  # both files or none: Ctrl-C waits for the write
+        with seed_claims.deferred_signals():  # both files or none: Ctrl-C waits for the write
             if layout == "dataset":
                 dataset.write_seed(results_dir, key, row, fronts)
             else:
