@@ -3,28 +3,17 @@
 
 ``max_terms=3`` is ``search.c_max=3``, ``operator=riesz`` is ``benchmark.library.operator=riesz``:
 the table is :data:`weakpareto.fit.spec.PARAMETERS`, the one both doors are built from, with its
-``library`` group (a user's data) read as the benchmark's ``benchmark.library`` block. The
-translation is textual and happens before composition, so a run given either spelling has the
-same config, config hash and result files; sweeps (``max_terms=2,3``) translate the same way.
+``library`` group (a user's data) read as the benchmark's ``benchmark.library`` block
+(:func:`weakpareto.fit.rules.run_key`). The translation is textual and happens before
+composition, so a run given either spelling has the same config, config hash and result files;
+sweeps (``max_terms=2,3``) translate the same way.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from weakpareto.fit.spec import PARAMETERS
-
-#: Where ``wp run`` keeps each group of :data:`PARAMETERS`.
-RUN_GROUPS = {"library": "benchmark.library"}
-
-
-def run_key(name: str) -> str | None:
-    """The ``wp run`` config key of a ``wp discover`` setting name (None: not one)."""
-    key = PARAMETERS.get(name)
-    if key is None:
-        return None
-    group, leaf = key.split(".", 1)
-    return f"{RUN_GROUPS.get(group, group)}.{leaf}"
+from weakpareto.fit.rules import run_key
 
 
 def with_run_keys(overrides: Sequence[str]) -> list[str]:

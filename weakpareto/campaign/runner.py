@@ -11,8 +11,8 @@ objective) is recorded as a failed row with the reason and the others go on; it 
 by the next run (a failed row is never served as cached), as is a result file that cannot be read
 back (truncated, corrupt: a warning names it). A programming error (``TypeError``, ``KeyError``,
 ``AssertionError`` ...) stops the run: queued seeds are cancelled, the traceback is printed and
-``wp run`` exits 1. A claim file per seed (:mod:`weakpareto.campaign.seed_claims`) lets concurrent runs
-on one results directory split the seeds. Parallel seeds run in a bounded pool
+``wp run`` exits 1. A claim file per seed (:mod:`weakpareto.campaign.seed_claims`) lets
+concurrent runs on one results directory split the seeds. Parallel seeds run in a bounded pool
 (:mod:`weakpareto.campaign.pool`); Ctrl-C stops every worker promptly and raises
 :class:`RunInterrupted` with what was finished."""
 
