@@ -3,6 +3,7 @@ headless browser that renders them."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import signal
 from collections.abc import Callable, Iterator
@@ -12,8 +13,17 @@ from importlib import resources
 
 import numpy as np
 import pytest
+from threadpoolctl import threadpool_limits
 
 from weakpareto.benchmarks.generators import generate
+
+# One BLAS/OpenMP thread in every test process and in the wp processes it starts: the suite runs
+# one process per core (pytest-xdist), where more threads only wait on each other (3.5x the CPU
+# time of tests/user/test_scaling.py), and the committed results were computed with one thread
+# (wp run caps its workers the same way), which fixes their last bits.
+for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[_variable] = "1"
+threadpool_limits(1)
 
 # A shell starts background jobs with SIGINT ignored, and Python keeps an ignored SIGINT: the
 # Ctrl-C tests (their own process and the wp processes they start, which inherit it) would

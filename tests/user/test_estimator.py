@@ -148,3 +148,32 @@ def test_from_json_refuses_what_is_not_an_estimator_state():
             WeakPareto.from_json(text)
         assert "\n" not in str(err.value)
     assert WeakPareto.from_json('{"params": {"max_terms": 3}}').max_terms == 3  # unfitted state
+
+
+def test_a_fit_runs_with_one_blas_thread_whatever_the_callers_limit(fade_field, monkeypatch):
+    """The fit caps BLAS at one thread for its duration (estimator docstring) and gives the
+    caller's limit back afterwards."""
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    import weakpareto.user.estimator as estimator_module
+
+    if not threadpool_info():
+        pytest.skip("numpy reports no BLAS thread pool here")
+    seen: list[int] = []
+    fit_tempered = estimator_module.fit_tempered
+
+    def spy(*args, **kwargs):
+        seen.extend(pool["num_threads"] for pool in threadpool_info())
+        return fit_tempered(*args, **kwargs)
+
+    monkeypatch.setattr(estimator_module, "fit_tempered", spy)
+    u, t, x = fade_field
+    quick = dict(popsize=2, maxiter=2, max_terms=1, polish=False, powers=(0,))
+    with threadpool_limits(2):
+        before = sorted(pool["num_threads"] for pool in threadpool_info())
+        if max(before) < 2:
+            pytest.skip("the BLAS pool here does not take two threads")
+        WeakPareto(operator="directional", alpha_range=(0.6, 1.05), **quick).fit(u, t, x)
+        after = sorted(pool["num_threads"] for pool in threadpool_info())
+    assert seen and set(seen) == {1}
+    assert after == before

@@ -12,14 +12,13 @@ weak regression system ``b(m, alpha) = Theta(p, beta) xi + r`` from test-functio
 (paper Eqs. 9-13, 18), sweeps the support size ``c = 1..max_terms`` with a continuous-order
 best-subset search (paper Eq. 19, ridge Eq. 20, validation score Eq. 21), selects the elbow of
 the Pareto front (paper Sec. 4.3), prunes inactive terms (Sec. 4.4) and polishes and refits the
-orders exactly (Eq. 22). Input is validated first (:mod:`weakpareto.user.validation`); bad input
-raises :class:`weakpareto.campaign.config.UserInputError`, a ``ValueError``.
+orders exactly (Eq. 22). Bad input raises a ``ValueError`` (:mod:`weakpareto.user.validation`).
+A fit runs with one BLAS thread: its algebra is small, more threads only wait on each other
+(2.5x the CPU of the FADE example), and one thread gives ``wp run``'s bits on any machine.
 
 Two spatial dimensions (paper Sec. "Extension to two spatial dimensions"): ``fit(u, t, x, y)``
-with ``u`` of shape ``(nt, nx, ny)`` searches ``T_{m,alpha} u = sum_j xi_j X_{beta_j}^{(d_j)} u``
-with linear terms only (``powers=(0,)``) and a direction label ``d_j in {x, y}`` per term,
-searched together with the orders (:func:`weakpareto.method.discovery_2d.discover_2d`: separable
-t/x/y Gaussian tests, the same branch-aware search, elbow, pruning, polish and refit).
+with ``u`` of shape ``(nt, nx, ny)``, linear terms only and a direction ``x`` or ``y`` per term,
+searched with the orders (:func:`weakpareto.method.discovery_2d.discover_2d`).
 
 >>> WeakPareto(alpha_range=(0.55, 1.25), beta_range=(0.5, 2.5), powers=(0,)).fit(
 ...     u, t, x, y).equation_.text()                                 # doctest: +SKIP
@@ -39,6 +38,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from weakpareto._version import __version__
 from weakpareto.errors import UserInputError
@@ -396,6 +396,7 @@ class WeakPareto:
         field = check_data(params, with_mask(u, mask), t, x, y, period, period_y)
         return self._fit_checked(field, spec, check_forcing(field, forcing, forcing_coef))
 
+    @threadpool_limits.wrap(limits=1)  # module docstring
     def _fit_checked(
         self,
         field: CheckedField | CheckedField2D | tuple[CheckedField | CheckedField2D, ...],
