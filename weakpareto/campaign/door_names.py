@@ -4,7 +4,7 @@
 ``max_terms=3`` is ``search.c_max=3``, ``operator=riesz`` is ``benchmark.library.operator=riesz``:
 the table is :data:`weakpareto.fit.spec.PARAMETERS`, the one both doors are built from, with its
 ``library`` group (a user's data) read as the benchmark's ``benchmark.library`` block
-(:func:`weakpareto.fit.rules.table_key`). The translation is textual and happens before
+(:func:`weakpareto.fit.rules.run_key`). The translation is textual and happens before
 composition, so a run given either spelling has the same config, config hash and result files;
 sweeps (``max_terms=2,3``) translate the same way.
 """
@@ -13,15 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from weakpareto.fit.rules import DOOR_KEYS, table_key
-
-
-def run_key(name: str) -> str | None:
-    """The ``wp run`` config key of a ``wp discover`` search setting (``max_terms`` is
-    ``search.c_max``); ``None``: not one. The names of :data:`weakpareto.fit.rules.DOOR_KEYS`
-    are not translated: ``seed=`` and ``domain=`` are spelled the same, and ``selection=``
-    chooses ``wp run``'s selection config group."""
-    return None if name in DOOR_KEYS else table_key(name)
+from weakpareto.fit.rules import run_key
 
 
 def with_run_keys(overrides: Sequence[str]) -> list[str]:

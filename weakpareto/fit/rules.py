@@ -153,16 +153,21 @@ RUN_GROUPS = {"library": "benchmark.library"}
 DOOR_KEYS = {"seed": "seed", "selection": "selection.rule", "domain": "domain"}
 
 
-def table_key(name: str) -> str | None:
-    """The ``wp run`` config key (the key of :data:`RANGES`/:data:`ENUMS`) of a ``wp discover``
-    setting name; ``None``: not a setting."""
-    if name in DOOR_KEYS:
-        return DOOR_KEYS[name]
+def run_key(name: str) -> str | None:
+    """The ``wp run`` config key of a ``wp discover`` search setting
+    (:data:`weakpareto.fit.spec.PARAMETERS`: ``max_terms`` is ``search.c_max``); ``None``: not
+    one."""
     key = PARAMETERS.get(name)
     if key is None:
         return None
     group, leaf = key.split(".", 1)
     return f"{RUN_GROUPS.get(group, group)}.{leaf}"
+
+
+def table_key(name: str) -> str | None:
+    """The key of :data:`RANGES`/:data:`ENUMS` that holds the rule of a ``wp discover`` setting
+    name (its ``wp run`` key, or :data:`DOOR_KEYS`); ``None``: not a setting."""
+    return DOOR_KEYS.get(name) or run_key(name)
 
 
 def range_of(name: str) -> Number:
