@@ -79,6 +79,7 @@ from weakpareto.user.uncertainty_report import Uncertainty, report_uncertainty
 from weakpareto.user.validation import check_params
 
 HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
 SPLIT = HERE / "calibration_split.yaml"
 CASES = HERE / "independent_cases.yaml"
 PACKAGE_FILE = HERE.parent / "weakpareto" / "data" / CALIBRATION_FILE
@@ -412,7 +413,13 @@ def main() -> None:
     table = pd.concat([summary.assign(by="position"), by_noise.assign(by="noise")])
     write_csv_atomic(table, out / f"{STEM}.csv")
     package = "fitted" if args.write_package_data or cals["previous"] == fitted else "previous"
-    write_notes(out, STEM, calibration_notes(split, cals, package))
+    split_file = Path(args.split).resolve()
+    shown = (
+        split_file.relative_to(ROOT).as_posix()
+        if split_file.is_relative_to(ROOT)
+        else str(split_file)
+    )
+    write_notes(out, STEM, calibration_notes(split, cals, package, shown))
     write_study(STEM, out)
     payload = calibration_payload(fitted, split, summary)
     write_json_atomic(out / "calibration_fit.json", payload)

@@ -37,3 +37,17 @@ def test_calibration_notes_of_a_split():
         "outside_scope": ["sup150"],
     }
     assert info["calibrations"]["fitted"]["xi"] == {"factor": 1.1, "floor": 0.01, "relative": True}
+    assert "file" not in info["split"] and "held_out_seeds" not in info["split"]  # the default
+    fresh = uncertainty.calibration_notes(
+        split, {"previous": cal, "fitted": cal}, split_file="scripts/calibration_split_fresh.yaml"
+    )
+    assert fresh["split"]["file"] == "scripts/calibration_split_fresh.yaml"
+    assert fresh["split"]["held_out_seeds"] == [100]
+
+
+def test_the_fresh_seed_table_names_its_split_and_seeds(results_folder):
+    md = uncertainty.render_calibration(results_folder("uncertainty") / "fresh_seeds")[".md"]
+    assert "--split scripts/calibration_split_fresh.yaml`" in md
+    assert "held-out noise seeds 300, 301, 302, 303, 304, 305, 306, 307." in md
+    committed_md = results_folder("uncertainty") / "fresh_seeds" / "tab_calibration.md"
+    assert md == committed_md.read_text()

@@ -84,14 +84,20 @@ def render_uncertainty(directory: str | os.PathLike) -> dict[str, str]:
 
 
 # -- tab_calibration ------------------------------------------------------------------------------
+#: The split of ``make reproduce-calibration``.
+DEFAULT_SPLIT = "scripts/calibration_split.yaml"
+
+
 def calibration_notes(
     split: Mapping[str, Any],
     cals: Mapping[str, Mapping[str, Calibration]],
     package: str | None = None,
+    split_file: str = DEFAULT_SPLIT,
 ) -> dict[str, Any]:
-    """The sidecar of tab_calibration from the split (``calibration_split.yaml``'s content),
-    the ``previous`` and ``fitted`` constants and, when given, which of them the package holds
-    (``"previous"`` when the fitted ones were not written to it)."""
+    """The sidecar of tab_calibration from the split (the content of ``split_file``), the
+    ``previous`` and ``fitted`` constants and, when given, which of them the package holds
+    (``"previous"`` when the fitted ones were not written to it). A split other than the
+    default one also records its file and the held-out noise seeds (fresh seeds, say)."""
     sets = {
         name: [*split[name].get("benchmarks", []), *split[name].get("exact", [])]
         for name in ("calibration", "held_out", "outside_scope")
@@ -104,6 +110,11 @@ def calibration_notes(
             "noise": [float(n) for n in split["noise"]],
             "seeds": len(split["calibration"]["seeds"]),
             "sets": sets,
+            **(
+                {}
+                if split_file == DEFAULT_SPLIT
+                else {"file": split_file, "held_out_seeds": list(split["held_out"]["seeds"])}
+            ),
         },
         "calibrations": {name: constants(cals[name]) for name in CALIBRATION_NAMES},
         **({} if package is None else {"package": package}),
@@ -143,10 +154,21 @@ def calibration_markdown(
         "# tab_calibration: bootstrap intervals calibrated on some equations, judged on others",
         "",
         f'{100 * level:g} % intervals of `WeakPareto(uncertainty="bootstrap", '
-        f"n_boot={split['n_boot']})` (default method), `make reproduce-calibration` "
-        "(scripts/calibrate_intervals.py, split scripts/calibration_split.yaml). Noise "
+        f"n_boot={split['n_boot']})` (default method), "
+        + (
+            f"`python scripts/calibrate_intervals.py --split {split['file']}`"
+            if "file" in split
+            else "`make reproduce-calibration` (scripts/calibrate_intervals.py, split "
+            f"{DEFAULT_SPLIT})"
+        )
+        + ". Noise "
         f"{', '.join(f'{100 * n:g} %' for n in split['noise'])} ({split['noise_law']}), "
-        f"{split['seeds']} noise seeds per equation and level.",
+        f"{split['seeds']} noise seeds per equation and level"
+        + (
+            f"; held-out noise seeds {', '.join(str(s) for s in split['held_out_seeds'])}."
+            if "held_out_seeds" in split
+            else "."
+        ),
         "",
         f"- calibration set: {', '.join(sets['calibration'])}",
         f"- held-out set: {', '.join(sets['held_out'])}",
