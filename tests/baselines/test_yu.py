@@ -32,8 +32,6 @@ from weakpareto.baselines.yu_neural import NeuralSettings, require_torch
 from weakpareto.baselines.yu_spline import SplineField
 from weakpareto.errors import UserInputError
 
-os.environ.setdefault("OMP_NUM_THREADS", "1")
-
 
 # -- Gauss–Jacobi fractional derivatives ---------------------------------------------------------
 def caputo_exp(q: float, lam: float, t: float) -> float:
