@@ -115,8 +115,25 @@ def test_identical_trajectories_on_the_real_objective(benchmark: str, mode: str)
         assert np.array_equal(r.population_energies, ref.population_energies)
 
 
-@pytest.mark.parametrize("mode", sorted(MODES))
-@pytest.mark.parametrize("benchmark", BENCHMARKS)
+#: End-to-end pairs of the default suite: every branch kind (sub/integer, super-unit), repeated
+#: nonlinear powers, the Riesz family, a 2-D library and both updating modes; the whole
+#: benchmark x mode matrix (~80 s of one core) runs with ``-m slow``.
+QUICK_PAIRS = {
+    ("fade", "immediate"),
+    ("fade", "deferred"),
+    ("superunit", "immediate"),
+    ("burgers", "deferred"),
+    ("riesz2", "immediate"),
+    ("twod_a", "deferred"),
+}
+ENGINE_PAIRS = [
+    pytest.param(b, m, marks=() if (b, m) in QUICK_PAIRS else pytest.mark.slow, id=f"{b}-{m}")
+    for b in BENCHMARKS
+    for m in sorted(MODES)
+]
+
+
+@pytest.mark.parametrize(("benchmark", "mode"), ENGINE_PAIRS)
 def test_discovery_is_identical_with_either_engine(
     benchmark: str, mode: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
