@@ -76,6 +76,11 @@ def test_code_hash_covers_the_method_not_the_reporting(tmp_path):
     latex.write_text(latex.read_text() + "\n# a comment\n")
     (pkg / "campaign" / "runner.py").write_text("# rewritten\n")
     assert provenance.code_hash(pkg) == base
+    # nor is the table of accepted settings (what it lets through enters the config hash)
+    assert "fit/rules.py" not in rel
+    rules = pkg / "fit" / "rules.py"
+    rules.write_text(rules.read_text() + "\nEXTRA_RANGE = (0.0, 1.0)\n")
+    assert provenance.code_hash(pkg) == base
     assert provenance.code_hash(pkg, version="99.0") != base  # a new release: a new key
 
 

@@ -8,7 +8,9 @@ from weakpareto.numerics.sampled_time import (
     is_uniform,
     model_start_weights,
     periodic_fill,
+    product_nodes,
     start_weights,
+    time_fill,
     time_gap_weights,
     trapezoid_weights,
 )
@@ -106,3 +108,39 @@ def test_masked_start_values_fit_each_column_on_its_present_samples():
     c0, c1 = model_start_weights(s, np.array([alpha]), 8, True)
     np.testing.assert_allclose(values[0, 0, 0], c0[0] @ u[:, 0], rtol=1e-12)
     np.testing.assert_allclose(values[0, 1, 0], c1[0] @ u[:, 0], rtol=1e-10)
+
+
+def test_product_nodes_integrate_a_rough_kernel_against_the_linear_interpolant():
+    t = np.linspace(0.0, 1.0, 21)
+    s, p = product_nodes(t, t[1] - t[0])
+    np.testing.assert_array_equal(s, t)
+    np.testing.assert_array_equal(p, np.eye(t.size))
+    kept = np.delete(t, [7, 12, 13])  # steps of 2 and 3 mean-grid steps
+    s, p = product_nodes(kept, t[1] - t[0])
+    np.testing.assert_allclose(s, t, atol=1e-15)
+    np.testing.assert_allclose(p.sum(axis=1), 1.0)
+    v = 1.0 + 2.0 * kept  # linear: its interpolant is exact
+    np.testing.assert_allclose(p @ v, 1.0 + 2.0 * s)
+
+
+def test_time_fill_is_linear_in_time_per_column_and_never_reads_gaps():
+    t = np.array([0.0, 0.1, 0.3, 0.6, 1.0])
+    u = np.stack([1.0 + 2.0 * t, 3.0 - t], axis=1)
+    present = np.ones(u.shape, dtype=bool)
+    present[[1, 2], 0] = False
+    present[4, 1] = False
+    garbage = np.where(present, u, 1e6)
+    got = time_fill(t, garbage, present)
+    np.testing.assert_allclose(got[:, 0], u[:, 0])  # linear column: exact across the gap
+    assert got[4, 1] == u[3, 1]  # after the last present sample: its value
+
+
+def test_time_fill_reads_a_wholly_missing_column_from_its_neighbours_in_x():
+    t = np.linspace(0.0, 1.0, 6)
+    x = np.arange(5.0)
+    u = np.add.outer(2.0 * t, x)  # linear in x: the periodic interpolant is exact inside
+    present = np.ones(u.shape, dtype=bool)
+    present[:, 2] = False
+    present[3, 1] = False
+    got = time_fill(t, np.where(present, u, 1e6), present)
+    np.testing.assert_allclose(got, u)

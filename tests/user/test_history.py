@@ -9,6 +9,8 @@ import pytest
 
 from weakpareto import WeakPareto
 from weakpareto.errors import UserInputError
+from weakpareto.fit.history import merged_twin
+from weakpareto.records import Term
 from weakpareto.user.discover_command import discover_command
 
 SETTINGS = dict(operator="riesz", alpha_range=(0.2, 1.9), beta_range=(0.0, 3.2))
@@ -48,6 +50,31 @@ def test_unknown_history_recovers_the_equation(alpha, beta, coef):
     record = model.grid_["history"]
     assert record["model"] == "unknown" and record["nuisance"] > 0
     assert json.loads(model.to_json())["grid"]["history"] == record
+
+
+def test_terms_that_meet_in_the_history_refit_are_merged():
+    """D_t^0.5 u = 0.3 R^2 u from t0 = 30 %: the search's two Riesz terms meet at one order in
+    the history refit with cancelling coefficients (+6203.7 R^1.4846 u - 6203.8 R^1.4846 u at
+    alpha = 1, the branch edge); merged and refitted they are one term near the truth (measured
+    alpha 0.5042, beta 1.9345, coefficient 0.2796)."""
+    u, t, x = recorded_late(0.5, 2.0, 0.3)
+    model = fit(u, t, x, "unknown")
+    assert model.coef_.size == 1 and model.powers_[0] == 0
+    assert abs(model.alpha_ - 0.5) <= 0.01
+    assert abs(model.orders_[0] - 2.0) <= 0.1 and abs(model.coef_[0] / 0.3 - 1.0) <= 0.1
+
+
+def test_merged_twin_takes_the_smaller_of_the_closest_same_power_pair():
+    terms = [Term(0, 1.0, 1.0), Term(0, 1.05, 1.0), Term(1, 1.0, 1.0), Term(0, 2.0, 1.0)]
+    orders = np.array([1.40, 1.45, 1.42, 1.52])
+    assert merged_twin(terms, orders, np.array([2.0, 1.0, 5.0, 3.0]), 0.15) == 1  # same sign
+    assert merged_twin(terms, orders, np.array([2.0, -1.9, 5.0, -9.0]), 0.15) == 1  # cancel
+    # opposite signs that do not cancel, or farther apart than the distance: two operators
+    assert merged_twin(terms[:2], orders[:2], np.array([2.0, -1.0]), 0.15) is None
+    assert merged_twin(terms[:2], orders[:2], np.array([2.0, 1.0]), 0.04) is None
+    # the identity (order 0) is never a twin
+    zero = np.array([0.0, 0.0, 1.0, 2.0])
+    assert merged_twin(terms, zero, np.array([1.0, 1.0, 1.0, 1.0]), 0.15) is None
 
 
 @pytest.mark.slow

@@ -3,7 +3,7 @@
 A stored run is identified by its composed config (:func:`weakpareto.campaign.config.config_hash`)
 *and* by :func:`code_hash`: sha256 over the package version and every file that decides what a
 run computes — :data:`CODE_PACKAGES` (``numerics`` … ``evaluation``, the ``fit`` layer included,
-all ``*.py``, read as code: comments and docstrings do not count),
+all ``*.py`` but :data:`NOT_CODE`, read as code: comments and docstrings do not count),
 :data:`CODE_FILES` (``records.py``; ``campaign/compute.py``, which maps a config to the
 method's settings and runs one seed) and :data:`CODE_DATA` (the shipped benchmark fields). The
 file list is sorted and each file is hashed with its package-relative path, so the hash is the
@@ -44,6 +44,9 @@ CODE_PACKAGES = (
 )
 #: Single modules that compute results.
 CODE_FILES = ("records.py", "campaign/compute.py")
+#: Modules of those packages that decide what is accepted, not what is computed (the table of
+#: setting ranges and names: a setting it lets through enters the config hash).
+NOT_CODE = ("fit/rules.py",)
 #: Data read by the benchmark generators (the shipped fields).
 CODE_DATA = ("data/*.dat",)
 #: Length of the stored code hash (hex digits).
@@ -77,6 +80,7 @@ def code_files(package_dir: Path = PACKAGE_DIR) -> list[Path]:
             files.add(path)
     for pattern in CODE_DATA:
         files.update(p for p in package_dir.glob(pattern) if p.is_file())
+    files.difference_update(package_dir / name for name in NOT_CODE)
     return sorted(files, key=lambda p: p.relative_to(package_dir).as_posix())
 
 

@@ -18,16 +18,19 @@ forcing, ``operator=auto`` and uncertainty.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 import numpy as np
 
+from weakpareto._typing import Array
 from weakpareto.errors import UserInputError
 from weakpareto.fit.context import FitWarning
 from weakpareto.fit.restrictions import require_one_periodic_1d_field, without_noise_scoring
 from weakpareto.fit.sources import FitData, FitField
 from weakpareto.fit.spec import FitSpec
 from weakpareto.library.history import HistorySource, history_refit
-from weakpareto.records import DiscoveryResult, Equation
+from weakpareto.method.discovery import cancels
+from weakpareto.records import DiscoveryResult, Equation, Term
 
 WHAT = "history=unknown"
 
@@ -70,6 +73,30 @@ def branch_bounds(eq: Equation, alpha_range: tuple[float, float]) -> tuple[float
     return (lo, min(hi, 1.0 - 1e-6)) if eq.mode == "sub" else (max(lo, 1.0 + 1e-6), hi)
 
 
+def merged_twin(terms: Sequence[Term], orders: Array, coef: Array, distance: float) -> int | None:
+    """The term to drop of the closest pair of one power whose refitted orders lie within
+    ``distance`` and whose coefficients share a sign or cancel (None: no such pair).
+
+    The refit moves every order at once, so two searched terms can meet at one order: then
+    they are one operator split in two (same sign), or a difference of two powers that no
+    equation of the model class means (``c R^b1 - c' R^b2``, ``c ~ c'``); the rule of the
+    search's twin merge (:meth:`weakpareto.method.discovery.Discovery.merge_twin`)."""
+    pairs = [
+        (abs(orders[j] - orders[k]), j, k)
+        for j in range(len(terms))
+        for k in range(j + 1, len(terms))
+        if terms[j].power == terms[k].power
+        and orders[j] > 0.0
+        and orders[k] > 0.0
+        and abs(orders[j] - orders[k]) <= distance
+        and (coef[j] * coef[k] > 0.0 or cancels(coef, j, k))
+    ]
+    if not pairs:
+        return None
+    _, j, k = min(pairs)
+    return j if abs(coef[j]) < abs(coef[k]) else k
+
+
 def finish_history(
     result: DiscoveryResult, source: HistorySource, spec: FitSpec
 ) -> DiscoveryResult:
@@ -79,17 +106,23 @@ def finish_history(
     if eq.mode == "int" or not eq.terms:
         return result
     cfg = spec.discovery
-    refit = history_refit(
-        source.base,
-        eq.mode,
-        float(eq.alpha),
-        [(t.power, float(t.order)) for t in eq.terms],
-        branch_bounds(eq, cfg.alpha_range),
-        cfg.beta_range,
-    )
+    kept = list(eq.terms)
+    while True:
+        refit = history_refit(
+            source.base,
+            eq.mode,
+            float(eq.alpha),
+            [(t.power, float(t.order)) for t in kept],
+            branch_bounds(eq, cfg.alpha_range),
+            cfg.beta_range,
+        )
+        drop = merged_twin(kept, refit.orders, refit.coef, cfg.refine.trust_min)
+        if drop is None:
+            break
+        del kept[drop]
     terms = tuple(
         dataclasses.replace(t, order=float(b), coef=float(c))
-        for t, b, c in zip(eq.terms, refit.orders, refit.coef, strict=True)
+        for t, b, c in zip(kept, refit.orders, refit.coef, strict=True)
     )
     final = dataclasses.replace(eq, alpha=refit.alpha, terms=terms)
     timings = dict(result.timings, history_refit_alpha_shift=float(np.abs(refit.alpha - eq.alpha)))

@@ -36,6 +36,7 @@ from weakpareto.library.weak import (
 )
 from weakpareto.numerics import windows as tf
 from weakpareto.numerics.corner import corner_radius
+from weakpareto.numerics.sampled_time import model_start_weights
 from weakpareto.numerics.weak_caputo import (
     PolynomialBumps,
     initial_weights,
@@ -173,7 +174,12 @@ def corner_bump_radius(
 
 
 def adaptive_slope_points(
-    u: Array, dt: float, base_points: int, initial_points: int, noise: NoiseEstimate | None
+    u: Array,
+    dt: float,
+    base_points: int,
+    initial_points: int,
+    noise: NoiseEstimate | None,
+    offsets: Array | None = None,
 ) -> int:
     """Samples of the ``u'(0)`` window of the Caputo-basis estimate, widened with the noise by
     Lepski's rule (ours).
@@ -188,6 +194,7 @@ def adaptive_slope_points(
     (``v`` ~ 0) the first; with noise as wide as the start model holds (the noise of ``u'(0)``
     is shared by every row of a spatial test, which no average over rows removes). Without a
     noise estimate, or a record too short for a second window, the first window is used.
+    ``offsets``: the sample times from the first (irregular samples; None: ``dt`` steps).
     """
     est = noise
     nt = u.shape[0]
@@ -201,7 +208,10 @@ def adaptive_slope_points(
     rows = max(counts)
     slopes, variances = [], []
     for n in counts:
-        _, c1 = model_initial_weights(nt, dt, SLOPE_ORDER, max(n, initial_points), True)
+        if offsets is None:
+            _, c1 = model_initial_weights(nt, dt, SLOPE_ORDER, max(n, initial_points), True)
+        else:
+            _, c1 = model_start_weights(offsets, SLOPE_ORDER, max(n, initial_points), True)
         w = c1[0, :rows]
         slopes.append(w @ u[:rows])
         variances.append((w * w) @ est.variance[:rows])

@@ -23,6 +23,13 @@ operator input ``X_beta u`` of a nonlinear column and a start value at a missing
 read the row's linear interpolant in ``x`` across the gap
 (:func:`weakpareto.numerics.sampled_time.periodic_fill`; the spatial operator is non-local).
 
+The target's weight ``RL D^alpha_{T-} phi_a`` changes sign on a few steps and its integral
+against ``u - u0 - t u1`` cancels to a small part of its absolute value, so across a step longer
+than the mean step (a dropped frame) or a column's gap the target takes the product trapezoid
+rule instead: the weight read on nodes no coarser than the mean step, ``u`` linear in time
+between the column's present samples (:meth:`SampledExactLibrary._raw_weights`,
+:func:`weakpareto.numerics.sampled_time.time_fill`); with neither it is the rule above.
+
 Accuracy: the time quadrature is the trapezoid rule, ``O(h^2)`` in the largest step ``h`` for a
 smooth field; a Caputo solution starts like ``u(0) + c t^alpha``, whose first interval limits it
 to ``O(h_0^(1 + alpha))`` near the start (tests/library/test_weighted_time.py measures the order
@@ -46,7 +53,12 @@ import numpy as np
 
 from weakpareto._typing import Array, BoolArray
 from weakpareto.errors import UserInputError
-from weakpareto.library.noise_level import NoiseEstimate, NoiseModel, estimate_noise
+from weakpareto.library.noise_level import (
+    MIN_AXIS_SAMPLES,
+    NoiseEstimate,
+    NoiseModel,
+    estimate_noise,
+)
 from weakpareto.library.weak import PowerMode, SpatialTests, build_test_functions, uniform_step
 from weakpareto.library.weak_exact import (
     DEFAULT_BUMP_POWER,
@@ -55,6 +67,7 @@ from weakpareto.library.weak_exact import (
     ExactTimeWeakLibrary,
     InitialEstimate,
     TestWidths,
+    adaptive_slope_points,
     bump_radius,
 )
 from weakpareto.numerics import windows as tf
@@ -63,7 +76,9 @@ from weakpareto.numerics.sampled_time import (
     masked_start_values,
     mean_step,
     model_start_weights,
+    product_nodes,
     start_weights,
+    time_fill,
     time_gap_weights,
     trapezoid_weights,
 )
@@ -98,12 +113,32 @@ class SampledExactLibrary(ExactTimeWeakLibrary):
         return with_initial_terms(self._raw_weights(orders), self.t, c0, c1)
 
     def _raw_weights(self, orders: Array) -> Array:
-        """``tau_i RL D^alpha_{T-} phi_a(t_i)``: ``(G, K_t, nt)``."""
+        """Product-trapezoid weights of ``RL D^alpha_{T-} phi_a``: ``(G, K_t, nt)``.
+
+        The right derivative of a bump changes sign and curves on a scale of a few mean
+        steps, and its integral against ``u - u(0) - t u'(0)`` cancels to a small fraction of
+        its absolute value (super-unit orders most), so the trapezoid on ``K v`` across a step
+        much longer than the mean (a dropped frame) errs by tens of percent of the target. So
+        ``K`` is read on nodes no farther apart than the mean step ``dt`` and integrated
+        against the linear interpolant of the samples (:func:`weakpareto.numerics.
+        sampled_time.product_nodes`); with no longer step this is ``tau_i K(t_i)``, the
+        trapezoid of the uniform library."""
         assert self.bumps is not None
         plan = self._cache.get("plan")
         if plan is None:
-            plan = self._cache["plan"] = self.bumps.plan(self.t)
-        return plan.evaluate(orders) * self.time_weights
+            nodes, hats = product_nodes(self.t, self.dt)
+            if nodes.size == self.t.size:
+                plan = self._cache["plan"] = self.bumps.plan(self.t)
+            else:
+                tau = trapezoid_weights(nodes) / self.dt
+                tau[0] *= 2.0  # the first sample's full weight, as in sampled_exact_library
+                self._cache["product"] = (tau, hats)
+                plan = self._cache["plan"] = self.bumps.plan(nodes)
+        product = self._cache.get("product")
+        if product is None:
+            return plan.evaluate(orders) * self.time_weights
+        tau, hats = product
+        return (plan.evaluate(orders) * tau) @ hats
 
     def _start_weights(self, orders: Array, mode: Mode) -> tuple[Array, Array | None]:
         """``c0``, ``c1`` of the start values at the actual sample offsets (the uniform
@@ -146,9 +181,15 @@ class SampledExactLibrary(ExactTimeWeakLibrary):
         orders = np.ones_like(alphas) if mode == "int" else alphas
         raw = self._raw_weights(orders)  # (G, K_t, nt)
         u0, u1 = self._start_values(orders, mode)  # (G or 1, nx) each
-        rows = raw @ (m * self.u) - (raw @ m) * u0[:, None, :]
+        # the product rule of _raw_weights per column: RL D phi against the linear interpolant
+        # in time of the column's present samples (the trapezoid on the product across a gap
+        # errs like a dropped frame, :meth:`_raw_weights`)
+        filled = self._cache.get("time_fill")
+        if filled is None:
+            filled = self._cache["time_fill"] = time_fill(self.t, self.u, m > 0.0)
+        rows = raw @ filled - raw.sum(axis=-1)[..., None] * u0[:, None, :]
         if u1 is not None:
-            rows = rows - ((raw * (self.t - self.t[0])) @ m) * u1[:, None, :]
+            rows = rows - (raw @ (self.t - self.t[0]))[..., None] * u1[:, None, :]
         out = (rows @ self.spatial_tests.T).reshape(alphas.size, -1)
         return self._keep(self.quadrature * out)
 
@@ -262,6 +303,16 @@ def sampled_exact_library(
     temporal = bumps.values(t) * tau
     fraction = MODEL_SLOPE_WINDOW if initial == "model" else SLOPE_WINDOW
     window = int(np.count_nonzero(t - t[0] < fraction * radius - 0.5 * h))
+    slope_points = max(int(initial_points), window)
+    if initial == "model" and max(u.shape) >= MIN_AXIS_SAMPLES:
+        # the u'(0) window widened with the noise as on a uniform grid (Lepski's rule of
+        # adaptive_slope_points), at the actual offsets, from the noise of the samples taken
+        usable = None if missing is None or not np.any(missing) else ~np.asarray(missing, bool)
+        axes = (0, 1) if is_uniform(t) else (1,)
+        noise = estimate_noise(u, "auto", usable=usable, axes=axes)
+        slope_points = adaptive_slope_points(
+            u, h, slope_points, initial_points, noise, offsets=t - t[0]
+        )
     weights = keep = None
     record: dict[str, Any] = {
         "irregular_t": not is_uniform(t),
@@ -300,7 +351,7 @@ def sampled_exact_library(
         bumps=bumps,
         initial=initial,
         initial_points=initial_points,
-        slope_points=max(int(initial_points), window),
+        slope_points=slope_points,
         time_weights=tau,
         sample_weights=weights,
         row_keep=keep,

@@ -58,7 +58,7 @@ ProgressFn = Callable[[str], None]
 CANCELLING = 0.25
 
 
-def _cancel(coef: Array, j: int, k: int) -> bool:
+def cancels(coef: Array, j: int, k: int) -> bool:
     """Opposite signs that cancel to within :data:`CANCELLING` of the larger coefficient."""
     big = max(abs(coef[j]), abs(coef[k]))
     return bool(coef[j] * coef[k] < 0 and abs(coef[j] + coef[k]) <= CANCELLING * big)
@@ -438,7 +438,7 @@ class Discovery:
             (j, k)
             for j in range(len(coef))
             for k in range(j + 1, len(coef))
-            if cand.powers[j] == cand.powers[k] and _cancel(coef, j, k)
+            if cand.powers[j] == cand.powers[k] and cancels(coef, j, k)
         ]
 
     def without_terms(
@@ -484,7 +484,7 @@ class Discovery:
         if not close:
             return None  # the signs need a fit only when some pair is close
         coef = self.exact_fit(cand.mode, alpha, cand.powers, b, self.refit_ridge)[0]
-        pairs = [(d, j, k) for d, j, k in close if coef[j] * coef[k] > 0 or _cancel(coef, j, k)]
+        pairs = [(d, j, k) for d, j, k in close if coef[j] * coef[k] > 0 or cancels(coef, j, k)]
         if not pairs:
             return None
         _, j, k = min(pairs)

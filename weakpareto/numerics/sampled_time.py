@@ -120,6 +120,56 @@ def masked_start_values(
     return np.einsum("gjqk,kj->gqj", coef[:, :, :2, :], head)
 
 
+def product_nodes(t: ArrayLike, step: float) -> tuple[FloatArray, FloatArray]:
+    """Nodes of the product trapezoid rule ``int K(t) v(t) dt`` for a rough known ``K`` and
+    ``v`` known at the samples ``t``: every step longer than ``step`` is cut into
+    ``ceil(h_i / step)`` equal parts, ``K`` is read at all nodes and ``v`` is its linear
+    interpolant between the samples. Returns the nodes ``s`` (the samples among them) and the
+    matrix ``P`` ``(len(s), len(t))`` of the samples' hat functions at the nodes, so
+    ``sum_i (sum_k w_k K(s_k) P_ki) v_i`` with ``w`` the trapezoid weights of ``s``. A sampling
+    with no step longer than ``step`` gives ``s = t``, ``P = I``."""
+    t = np.asarray(t, dtype=float)
+    h = np.diff(t)
+    parts = np.maximum(np.ceil(h / step - 1e-9), 1).astype(int)
+    at = np.concatenate([[0], np.cumsum(parts)])  # node index of every sample
+    step_of = np.repeat(np.arange(h.size), parts)  # the step each later node lies in
+    q = (np.arange(at[-1]) - np.repeat(at[:-1], parts) + 1) / np.repeat(parts, parts)
+    s = np.concatenate([t[:1], t[step_of] + q * h[step_of]])
+    s[at] = t  # the samples exactly
+    P = np.zeros((s.size, t.size))
+    P[0, 0] = 1.0
+    later = np.arange(1, s.size)
+    np.add.at(P, (later, step_of), 1.0 - q)
+    np.add.at(P, (later, step_of + 1), q)
+    return s, P
+
+
+def time_fill(t: ArrayLike, u: ArrayLike, present: ArrayLike) -> FloatArray:
+    """``u`` with each missing sample replaced by the linear interpolant in time of its
+    column's nearest present samples (the nearest one's value before the first or after the
+    last present sample of the column); a column with no present sample reads the rows'
+    periodic interpolant in ``x`` of the filled columns (:func:`periodic_fill`)."""
+    t = np.asarray(t, dtype=float)
+    u = np.asarray(u, dtype=float)
+    present = np.asarray(present, dtype=bool)
+    n = t.size
+    some = present.any(axis=0)
+    ok = present | ~some  # a wholly missing column: indices of its own, read as nothing
+    i = np.arange(n)[:, None]
+    last = np.maximum.accumulate(np.where(ok, i, -1), axis=0)  # last present <= i
+    first = np.minimum.accumulate(np.where(ok, i, n)[::-1], axis=0)[::-1]  # first >= i
+    p = np.where(last < 0, first, last)
+    q = np.where(first >= n, last, first)
+    up = np.take_along_axis(u, p, axis=0)
+    uq = np.take_along_axis(u, q, axis=0)
+    span = t[q] - t[p]
+    lam = np.where(span > 0.0, (t[:, None] - t[p]) / np.where(span > 0.0, span, 1.0), 0.0)
+    filled = np.where(present, u, up + lam * (uq - up))
+    if some.all():
+        return filled
+    return periodic_fill(filled, np.broadcast_to(some, u.shape))
+
+
 def _neighbours(present: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Nearest present sample strictly before and after every sample of each row, as unwrapped
     periodic indices (``-nx <= prev < j < next <= 2 nx``); rows need a present sample."""
