@@ -212,9 +212,12 @@ class SampledExactLibrary(ExactTimeWeakLibrary):
         """Noise of the samples actually taken: sixth differences only on runs of seven present
         samples, along time only on a uniform time grid; the variance field is scaled by
         ``m^2`` (a missing sample carries no noise into any feature, a re-weighted one more)."""
-        usable = None if self.sample_weights is None else self.sample_weights > 0.0
-        axes = (0, 1) if is_uniform(self.t) else (1,)
-        est = estimate_noise(self.u, model, usable=usable, axes=axes)
+        if model == "auto" and self.noise is not None:
+            est: NoiseEstimate | None = self.noise  # read when the library was built
+        else:
+            usable = None if self.sample_weights is None else self.sample_weights > 0.0
+            axes = (0, 1) if is_uniform(self.t) else (1,)
+            est = estimate_noise(self.u, model, usable=usable, axes=axes)
         if est is None or self.sample_weights is None:
             return est
         return replace(est, variance=est.variance * self.sample_weights**2)
@@ -304,9 +307,11 @@ def sampled_exact_library(
     fraction = MODEL_SLOPE_WINDOW if initial == "model" else SLOPE_WINDOW
     window = int(np.count_nonzero(t - t[0] < fraction * radius - 0.5 * h))
     slope_points = max(int(initial_points), window)
+    noise = None
     if initial == "model" and max(u.shape) >= MIN_AXIS_SAMPLES:
         # the u'(0) window widened with the noise as on a uniform grid (Lepski's rule of
         # adaptive_slope_points), at the actual offsets, from the noise of the samples taken
+        # (read once: the library's noise_estimate hands it on)
         usable = None if missing is None or not np.any(missing) else ~np.asarray(missing, bool)
         axes = (0, 1) if is_uniform(t) else (1,)
         noise = estimate_noise(u, "auto", usable=usable, axes=axes)
@@ -356,4 +361,5 @@ def sampled_exact_library(
         sample_weights=weights,
         row_keep=keep,
         record=record,
+        noise=noise,
     )
