@@ -46,12 +46,15 @@ demo: install
 
 ## default test suite (< 10 min on 2 cores; long reproduction checks are marked slow), after
 ## lint (ruff) and type checks (mypy): a style or type error fails `make test` and CI. The tests
-## run in one process per core (pytest-xdist, at most 4): each test owns its temporary files
+## run in one process per core (pytest-xdist, at most 4): each test owns its temporary files;
+## whole files go to one worker (--dist loadfile), so a file's module fixtures, a documentation
+## page's chained examples and the torch import are made once (tests/conftest.py starts the
+## longest files first)
 test: install browser
 	$(BIN)/ruff check weakpareto tests scripts
 	$(BIN)/ruff format --check weakpareto tests scripts
 	$(BIN)/mypy weakpareto
-	$(BIN)/pytest -q -n auto --maxprocesses=4
+	$(BIN)/pytest -q -n auto --maxprocesses=4 --dist loadfile
 
 ## headless Chromium for the rendered-page test (tests/reporting/html/test_browser.py): installed
 ## with apt-get (root, or sudo without a password) when missing; otherwise a one-line note and the

@@ -229,6 +229,7 @@ def _run(method: str, noise: float, seed: int = 0, overrides: tuple[str, ...] = 
     return discover_seed(cfg, seed)
 
 
+@pytest.mark.slow
 def test_yu_spline_on_clean_fade_reproduces_the_papers_row():
     """tab:yu, Yu optimiser-only at 0 %: e_alpha 0.017, e_beta 0.204 +- 0.003, e_xi 0.129 — the
     right support with a spatial order about 0.2 too low, so no operator recovery."""
@@ -313,6 +314,7 @@ def test_network_derivatives_are_its_own_slopes():
         assert np.max(np.abs(got - fd)) < 2e-2 * max(1.0, np.abs(got).max())
 
 
+@pytest.mark.slow
 def test_yu_neural_network_recovers_the_heat_equation():
     """The coordinate network's autograd derivatives carry a known PDE through the method's own
     sparse regression: two heat modes ``u_t = D u_xx`` (D = 0.5, a 21 x 32 grid) with 5 % Gaussian

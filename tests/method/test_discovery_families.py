@@ -152,7 +152,15 @@ def test_generator_solves_the_mixed_family_equation_per_mode():
     np.testing.assert_allclose(field.u[-1], expected, atol=1e-12)
 
 
-@pytest.mark.parametrize("alpha, noise", [(1.0, 0.0), (1.0, 0.01), (0.8, 0.0), (0.8, 0.01)])
+@pytest.mark.parametrize(
+    "alpha, noise",
+    [
+        (1.0, 0.0),
+        pytest.param(1.0, 0.01, marks=pytest.mark.slow),  # the two corners run by default
+        pytest.param(0.8, 0.0, marks=pytest.mark.slow),
+        (0.8, 0.01),
+    ],
+)
 def test_advection_with_riesz_dispersion_is_recovered_term_by_term(alpha, noise):
     result = levy_drift_fit(alpha, noise, BOTH)
     labelled = [fp.equation for fp in result.front] + [result.selected, result.final]

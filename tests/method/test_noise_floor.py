@@ -53,7 +53,7 @@ def test_expected_system_matches_a_monte_carlo_of_the_noise_alone():
     assert (w @ acc @ w) / (w @ c @ w) == pytest.approx(1.0, abs=0.15)
 
 
-@pytest.mark.parametrize("seed", [5, 12])
+@pytest.mark.parametrize("seed", [pytest.param(5, marks=pytest.mark.slow), 12])
 def test_kdv_at_5_percent_keeps_two_terms_with_the_residual_noise_floor(seed):
     """KdV two-soliton, 5 % multiplicative noise: with only the target's noise as floor the
     exact method added D^3.9 and D^4.5 terms whose corrected gain is below the noise of the true

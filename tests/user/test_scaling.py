@@ -118,7 +118,11 @@ def _check_rescaled(name: str, fu: float, ft: float, fx: float, fy: float | None
     return {"order": max(d_order, d_alpha), "coef": d_coef, "fit": d_fit}
 
 
-@pytest.mark.parametrize("name", BENCHMARKS)
+@pytest.mark.parametrize(
+    "name",
+    # FADE (fractional branch) by default; the other benchmarks the same check, with -m slow
+    [b if b == "fade" else pytest.param(b, marks=pytest.mark.slow) for b in BENCHMARKS],
+)
 @pytest.mark.parametrize("factors", QUICK, ids=["small-u,t;large-x", "large-u,t;small-x"])
 def test_rescaled_copies_give_the_same_equation(name, factors):
     _check_rescaled(name, *factors)
