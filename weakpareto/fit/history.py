@@ -29,7 +29,7 @@ from weakpareto.fit.restrictions import require_one_periodic_1d_field, without_n
 from weakpareto.fit.sources import FitData, FitField
 from weakpareto.fit.spec import FitSpec
 from weakpareto.library.history import HistorySource, history_refit
-from weakpareto.method.discovery import cancels
+from weakpareto.method.alternatives import close_pairs, twin_to_drop
 from weakpareto.records import DiscoveryResult, Equation, Term
 
 WHAT = "history=unknown"
@@ -75,26 +75,17 @@ def branch_bounds(eq: Equation, alpha_range: tuple[float, float]) -> tuple[float
 
 def merged_twin(terms: Sequence[Term], orders: Array, coef: Array, distance: float) -> int | None:
     """The term to drop of the closest pair of one power whose refitted orders lie within
-    ``distance`` and whose coefficients share a sign or cancel (None: no such pair).
+    ``distance`` and whose coefficients share a sign or cancel (None: no such pair); the
+    identity (order 0, not refitted) is never a twin.
 
     The refit moves every order at once, so two searched terms can meet at one order: then
     they are one operator split in two (same sign), or a difference of two powers that no
     equation of the model class means (``c R^b1 - c' R^b2``, ``c ~ c'``); the rule of the
     search's twin merge (:meth:`weakpareto.method.discovery.Discovery.merge_twin`)."""
-    pairs = [
-        (abs(orders[j] - orders[k]), j, k)
-        for j in range(len(terms))
-        for k in range(j + 1, len(terms))
-        if terms[j].power == terms[k].power
-        and orders[j] > 0.0
-        and orders[k] > 0.0
-        and abs(orders[j] - orders[k]) <= distance
-        and (coef[j] * coef[k] > 0.0 or cancels(coef, j, k))
-    ]
-    if not pairs:
-        return None
-    _, j, k = min(pairs)
-    return j if abs(coef[j]) < abs(coef[k]) else k
+    pairs = close_pairs([t.power for t in terms], orders, distance)
+    return twin_to_drop(
+        [(d, j, k) for d, j, k in pairs if orders[j] > 0.0 and orders[k] > 0.0], coef
+    )
 
 
 def finish_history(

@@ -130,9 +130,7 @@ class SampledExactLibrary(ExactTimeWeakLibrary):
             if nodes.size == self.t.size:
                 plan = self._cache["plan"] = self.bumps.plan(self.t)
             else:
-                tau = trapezoid_weights(nodes) / self.dt
-                tau[0] *= 2.0  # the first sample's full weight, as in sampled_exact_library
-                self._cache["product"] = (tau, hats)
+                self._cache["product"] = (time_quadrature(nodes, self.dt), hats)
                 plan = self._cache["plan"] = self.bumps.plan(nodes)
         product = self._cache.get("product")
         if product is None:
@@ -216,11 +214,29 @@ class SampledExactLibrary(ExactTimeWeakLibrary):
             est: NoiseEstimate | None = self.noise  # read when the library was built
         else:
             usable = None if self.sample_weights is None else self.sample_weights > 0.0
-            axes = (0, 1) if is_uniform(self.t) else (1,)
-            est = estimate_noise(self.u, model, usable=usable, axes=axes)
+            est = samples_noise(self.u, self.t, usable, model)
         if est is None or self.sample_weights is None:
             return est
         return replace(est, variance=est.variance * self.sample_weights**2)
+
+
+def time_quadrature(t: Array, step: float) -> Array:
+    """Trapezoid weights of the times ``t`` over ``step``, the first sample with the full weight
+    ``h_0`` of the uniform library: the target integrand there is ``RL D phi(t_0) (u_0 - u(0)
+    estimate)``, zero for exact start values, so the order is unchanged and a uniform grid gives
+    the uniform library's features to rounding."""
+    tau = trapezoid_weights(t) / step
+    tau[0] *= 2.0
+    return tau
+
+
+def samples_noise(
+    u: Array, t: Array, usable: BoolArray | None, model: NoiseModel
+) -> NoiseEstimate | None:
+    """Noise of the samples taken (``usable``; None: all): sixth differences only on runs of
+    seven present samples, along time only on a uniform time grid."""
+    axes = (0, 1) if is_uniform(t) else (1,)
+    return estimate_noise(u, model, usable=usable, axes=axes)
 
 
 def sampled_bumps(
@@ -297,11 +313,7 @@ def sampled_exact_library(
     kt, kx = test_counts or tf.paper_test_counts(t.size, x.size, budget)
     _, spatial = build_test_functions(span, x, period, spatial_tests, (kt, kx), budget)
     radius = bump_radius(span, bump_power, width_scale)
-    tau = trapezoid_weights(t) / h
-    # the first sample keeps the full weight h_0 of the uniform library: the target integrand
-    # there is RL D phi(t_0) (u_0 - u(0) estimate), zero for exact start values, so the order is
-    # unchanged and a uniform grid gives the uniform library's features to rounding
-    tau[0] *= 2.0
+    tau = time_quadrature(t, h)
     bumps, dropped = sampled_bumps(t, kt, radius, bump_power, tau)
     temporal = bumps.values(t) * tau
     fraction = MODEL_SLOPE_WINDOW if initial == "model" else SLOPE_WINDOW
@@ -313,8 +325,7 @@ def sampled_exact_library(
         # adaptive_slope_points), at the actual offsets, from the noise of the samples taken
         # (read once: the library's noise_estimate hands it on)
         usable = None if missing is None or not np.any(missing) else ~np.asarray(missing, bool)
-        axes = (0, 1) if is_uniform(t) else (1,)
-        noise = estimate_noise(u, "auto", usable=usable, axes=axes)
+        noise = samples_noise(u, t, usable, "auto")
         slope_points = adaptive_slope_points(
             u, h, slope_points, initial_points, noise, offsets=t - t[0]
         )

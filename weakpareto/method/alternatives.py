@@ -7,11 +7,13 @@ integer branch, and a spatial order on the smallest positive order (``min_positi
 ``R^beta ~ -I`` on band-limited data) for the identity term ``u^p u``. Each function returns that
 twin as a search candidate, or None; :meth:`weakpareto.method.discovery.Discovery.refine`
 polishes and refits it and keeps the twin unless the original lowers ``log10 E_fit`` by more than
-the selection margin.
+the selection margin. Two terms of one kind at nearly one order are twins of one term
+(:func:`close_pairs`, :func:`twin_to_drop`: the search's twin merge and the history refit's).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -25,6 +27,40 @@ if TYPE_CHECKING:
 
 #: An order this close to the smallest positive order sits on it (the polish clips onto it).
 ON_EDGE = 1e-9
+
+#: Opposite-sign terms of one kind whose coefficients cancel to within this fraction of the
+#: larger are a near-cancelling pair (``Discovery.cancelling_pairs``).
+CANCELLING = 0.25
+
+
+def cancels(coef: Array, j: int, k: int) -> bool:
+    """Opposite signs that cancel to within :data:`CANCELLING` of the larger coefficient."""
+    big = max(abs(coef[j]), abs(coef[k]))
+    return bool(coef[j] * coef[k] < 0 and abs(coef[j] + coef[k]) <= CANCELLING * big)
+
+
+def close_pairs(
+    powers: Sequence[int], orders: Array, distance: float
+) -> list[tuple[float, int, int]]:
+    """``(|b_j - b_k|, j, k)`` of the pairs of terms of one kind whose orders lie within
+    ``distance`` (the candidates of a twin merge, ``Discovery.merge_twin``)."""
+    b = np.asarray(orders, dtype=float)
+    return [
+        (abs(b[j] - b[k]), j, k)
+        for j in range(len(b))
+        for k in range(j + 1, len(b))
+        if powers[j] == powers[k] and abs(b[j] - b[k]) <= distance
+    ]
+
+
+def twin_to_drop(pairs: Sequence[tuple[float, int, int]], coef: Array) -> int | None:
+    """Of the :func:`close_pairs` whose coefficients share a sign or :func:`cancels`, the
+    smaller term of the closest one (None: no such pair)."""
+    twins = [(d, j, k) for d, j, k in pairs if coef[j] * coef[k] > 0 or cancels(coef, j, k)]
+    if not twins:
+        return None
+    _, j, k = min(twins)
+    return j if abs(coef[j]) < abs(coef[k]) else k
 
 
 def integer_alternative(

@@ -28,7 +28,13 @@ from weakpareto.library.gram import (
     fit_of_gram,
 )
 from weakpareto.library.pooled import row_counts
-from weakpareto.method.alternatives import identity_alternative, integer_alternative
+from weakpareto.method.alternatives import (
+    cancels,
+    close_pairs,
+    identity_alternative,
+    integer_alternative,
+    twin_to_drop,
+)
 from weakpareto.method.exact_fit import exact_system, fit_rows, relative_residual
 from weakpareto.method.noise_correction import NoiseCorrection
 from weakpareto.method.search import (
@@ -51,17 +57,6 @@ from weakpareto.numerics.orders import beta_nodes, first_positive, temporal_bran
 from weakpareto.records import DiscoveryResult, Equation, FrontPoint, Mode, Term
 
 ProgressFn = Callable[[str], None]
-
-
-#: Opposite-sign terms of one kind whose coefficients cancel to within this fraction of the
-#: larger are a near-cancelling pair (:meth:`Discovery.cancelling_pairs`).
-CANCELLING = 0.25
-
-
-def cancels(coef: Array, j: int, k: int) -> bool:
-    """Opposite signs that cancel to within :data:`CANCELLING` of the larger coefficient."""
-    big = max(abs(coef[j]), abs(coef[k]))
-    return bool(coef[j] * coef[k] < 0 and abs(coef[j] + coef[k]) <= CANCELLING * big)
 
 
 #: Seed strides of the search: pattern ``j`` (1-based) of support size ``c`` in admitted branch
@@ -474,21 +469,13 @@ class Discovery:
         data by fitting the data's discretisation (docs/method/extensions.md#same-sign-twins).
         """
         b = np.asarray(betas, dtype=float)
-        delta = self.trust_radius()
-        close = [
-            (abs(b[j] - b[k]), j, k)
-            for j in range(len(b))
-            for k in range(j + 1, len(b))
-            if cand.powers[j] == cand.powers[k] and abs(b[j] - b[k]) <= delta
-        ]
+        close = close_pairs(cand.powers, b, self.trust_radius())
         if not close:
             return None  # the signs need a fit only when some pair is close
         coef = self.exact_fit(cand.mode, alpha, cand.powers, b, self.refit_ridge)[0]
-        pairs = [(d, j, k) for d, j, k in close if coef[j] * coef[k] > 0 or cancels(coef, j, k)]
-        if not pairs:
+        drop = twin_to_drop(close, coef)
+        if drop is None:
             return None
-        _, j, k = min(pairs)
-        drop = j if abs(coef[j]) < abs(coef[k]) else k
         powers = cand.powers[:drop] + cand.powers[drop + 1 :]
         obj = self.objective(cand.mode, powers)
         kept = np.delete(b, drop)

@@ -120,6 +120,17 @@ def masked_start_values(
     return np.einsum("gjqk,kj->gqj", coef[:, :, :2, :], head)
 
 
+def present_around(present: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    """Per sample ``(i, j)`` of a ``(nt, nx)`` mask, the last present index ``<= i`` of its column
+    (-1 where there is none) and the first present index ``>= i`` (``nt`` where there is none)."""
+    present = np.asarray(present, dtype=bool)
+    n = present.shape[0]
+    i = np.arange(n)[:, None]
+    last = np.maximum.accumulate(np.where(present, i, -1), axis=0)
+    first = np.minimum.accumulate(np.where(present, i, n)[::-1], axis=0)[::-1]
+    return last, first
+
+
 def product_nodes(t: ArrayLike, step: float) -> tuple[FloatArray, FloatArray]:
     """Nodes of the product trapezoid rule ``int K(t) v(t) dt`` for a rough known ``K`` and
     ``v`` known at the samples ``t``: every step longer than ``step`` is cut into
@@ -154,10 +165,8 @@ def time_fill(t: ArrayLike, u: ArrayLike, present: ArrayLike) -> FloatArray:
     present = np.asarray(present, dtype=bool)
     n = t.size
     some = present.any(axis=0)
-    ok = present | ~some  # a wholly missing column: indices of its own, read as nothing
-    i = np.arange(n)[:, None]
-    last = np.maximum.accumulate(np.where(ok, i, -1), axis=0)  # last present <= i
-    first = np.minimum.accumulate(np.where(ok, i, n)[::-1], axis=0)[::-1]  # first >= i
+    # a wholly missing column: indices of its own, read as nothing
+    last, first = present_around(present | ~some)
     p = np.where(last < 0, first, last)
     q = np.where(first >= n, last, first)
     up = np.take_along_axis(u, p, axis=0)
@@ -194,10 +203,8 @@ def time_gap_weights(t: ArrayLike, present: ArrayLike) -> FloatArray:
     present = np.asarray(present, dtype=bool)
     n = t.size
     i = np.arange(n)[:, None]
-    before = np.where(present, i, 0)
-    after = np.where(present, i, n - 1)
-    last = np.maximum.accumulate(before, axis=0)  # last present index <= i (or 0)
-    first = np.minimum.accumulate(after[::-1], axis=0)[::-1]  # first present >= i (or n - 1)
+    last, first = present_around(present)
+    last, first = np.maximum(last, 0), np.minimum(first, n - 1)  # the ends where there is none
     prev = np.vstack([np.zeros((1, present.shape[1]), dtype=int), last[:-1]])
     nxt = np.vstack([first[1:], np.full((1, present.shape[1]), n - 1)])
     full = t[np.minimum(i + 1, n - 1)] - t[np.maximum(i - 1, 0)]
