@@ -48,8 +48,7 @@ demo: install
 ## lint (ruff) and type checks (mypy): a style or type error fails `make test` and CI. The tests
 ## run in one process per core (pytest-xdist, at most 4): each test owns its temporary files;
 ## whole files go to one worker (--dist loadfile), so a file's module fixtures, a documentation
-## page's chained examples and the torch import are made once (tests/conftest.py starts the
-## longest files first)
+## page's chained examples and the torch import are made once
 test: install browser
 	$(BIN)/ruff check weakpareto tests scripts
 	$(BIN)/ruff format --check weakpareto tests scripts

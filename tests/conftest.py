@@ -156,29 +156,3 @@ def chromium() -> str:
 def parse_page() -> Callable[[str], Node]:
     """:func:`parse_html`, for the tests of the HTML pages."""
     return parse_html
-
-
-#: The longest test files (minutes of CPU between them), started first: `make test` hands whole
-#: files to the workers (--dist loadfile), so a long file handed out last would run alone at the
-#: end while the other workers wait.
-LONG_FILES = (
-    "tests/test_readme_examples.py",
-    "tests/test_cli.py",
-    "tests/bad_input/test_corpus.py",
-    "tests/reporting/test_render.py",
-    "tests/user/test_discover_command.py",
-    "tests/method/test_discovery_families.py",
-    "tests/user/test_scaling.py",
-    "tests/fit/test_run.py",
-)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The :data:`LONG_FILES` first, in that order; every other test in collection order."""
-    rank = {name: k for k, name in enumerate(LONG_FILES)}
-
-    def key(item: pytest.Item) -> int:
-        path = item.nodeid.split("::", 1)[0]
-        return rank.get(path, len(LONG_FILES))
-
-    items.sort(key=key)  # stable: the order within a file and among the rest is kept
