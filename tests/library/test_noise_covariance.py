@@ -50,6 +50,39 @@ def test_covariance_matches_monte_carlo(exact):
     assert corr == pytest.approx(pred, abs=0.08)
 
 
+def test_profiled_super_unit_covariance_matches_monte_carlo():
+    """With u'(0) profiled out (start_slope="profile") the covariance projects the temporal
+    weights and tests as the exact system projects its rows: the whole noise (start samples
+    included), predicted vs 600 draws of the profiled system. Unprofiled, the noise of the
+    estimated u'(0) dominates the target (its variance is several times larger)."""
+    from weakpareto.method.exact_fit import exact_system
+
+    t, x, u = smooth_field(40, 32)
+    kw = dict(operator="riesz", test_counts=(8, 8), start_slope="profile")
+    lib = exact_time_weak_library(u, t, x, **kw)
+    rows = np.arange(0, 64, 3)
+    mask = row_mask(rows, lib.shape)
+    args = ("sup", 1.4, (0,), np.array([1.3]), (mask,))
+    (cov,) = FeatureCovariance(lib, np.full(u.shape, 0.05**2)).systems(*args, with_start=True)
+    plain = exact_time_weak_library(u, t, x, operator="riesz", test_counts=(8, 8))
+    (unprofiled,) = FeatureCovariance(plain, np.full(u.shape, 0.05**2)).systems(
+        *args, with_start=True
+    )
+    assert unprofiled[0, 0] > 3.0 * cov[0, 0]
+    rng = np.random.default_rng(5)
+    draws = []
+    for _ in range(600):
+        noisy = exact_time_weak_library(u + 0.05 * rng.standard_normal(u.shape), t, x, **kw)
+        y, c = exact_system(noisy, *args[:4])
+        draws.append(np.stack([y[rows], c[rows, 0]]))
+    d = np.array(draws)
+    d = d - d.mean(axis=0)
+    empirical = np.einsum("rik,rjk->ij", d, d) / (len(draws) - 1)
+    np.testing.assert_allclose(np.diag(empirical), np.diag(cov), rtol=0.12)
+    corr = empirical[0, 1] / np.sqrt(empirical[0, 0] * empirical[1, 1])
+    assert corr == pytest.approx(cov[0, 1] / np.sqrt(cov[0, 0] * cov[1, 1]), abs=0.08)
+
+
 def test_realisation_spread_matches_monte_carlo():
     """sd(n^T n) / E(n^T n) of a target's row noise: closed form vs 1000 Gaussian draws."""
     from weakpareto.library.noise_covariance import realisation_spread

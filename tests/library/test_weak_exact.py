@@ -64,3 +64,70 @@ def test_the_library_reads_the_noise_once_and_hands_it_to_the_score():
     additive = lib.noise_estimate("additive")
     assert additive is not None and additive.law == "additive"
     assert exact_time_weak_library(noisy, t, x, operator="riesz").noise is None
+
+
+# -- u'(0) profiled out of super-unit weak equations -------------------------------------------
+def profiled_library(alpha: float = 1.4, noise: float = 0.0):
+    t, u, _ = caputo_start_field(alpha)
+    x = np.linspace(0.0, 2 * np.pi, u.shape[1], endpoint=False)
+    if noise:
+        u = u * (1.0 + noise * np.random.default_rng(3).standard_normal(u.shape))
+    return exact_time_weak_library(
+        u, t, x, operator="riesz", initial="model", start_slope="profile"
+    )
+
+
+def test_the_slope_direction_is_the_weak_integral_of_t_to_the_one_minus_alpha():
+    """Adjoint identity: ``int (RL D^alpha_{T-} phi)(t) t dt = int phi(t) (RL D^alpha_{0+} t) dt
+    = int phi_a t^{1-alpha} / Gamma(2-alpha) dt`` for compactly supported bumps; compared with
+    that integral by a fine Riemann sum of each bump (independent of the library's closed
+    form of the right derivative)."""
+    from math import gamma
+
+    lib = profiled_library()
+    alpha = 1.4
+    q = lib.slope_direction("sup", alpha)
+    assert q is not None and q.shape == (lib.shape[0],)
+    assert lib.bumps is not None
+    fine = np.linspace(float(lib.t[0]), float(lib.t[-1]), 200_001)[1:]  # t^{1-a} is integrable
+    phi = lib.bumps.values(fine)
+    kernel = fine ** (1.0 - alpha) / gamma(2.0 - alpha)
+    step = fine[1] - fine[0]
+    truth = (phi * kernel).sum(axis=1) * step
+    truth /= np.linalg.norm(truth)
+    np.testing.assert_allclose(q, truth, atol=2e-4)
+
+
+def test_profiling_makes_the_target_independent_of_the_slope_estimate():
+    """The profiled super-unit target equals the profiled target with no slope subtracted at
+    all, and every spatial test's block is orthogonal to the direction."""
+    from weakpareto.numerics.weak_caputo import with_initial_terms
+
+    lib = profiled_library(noise=0.01)
+    alpha = 1.4
+    with_slope = lib.targets(np.array([alpha]), "sup")
+    raw = lib._raw_weights(np.array([alpha]))
+    c0, _ = model_initial_weights(lib.t.size, lib.dt, np.array([alpha]), lib.slope_points, True)
+    no_slope = lib.quadrature * (
+        with_initial_terms(raw, lib.t, c0, None) @ lib.spatial_projection()
+    ).reshape(1, -1)
+    a = lib.profile_rows("sup", alpha, with_slope)
+    b = lib.profile_rows("sup", alpha, no_slope)
+    assert np.linalg.norm(with_slope - no_slope) > 1e-3 * np.linalg.norm(with_slope)
+    np.testing.assert_allclose(a, b, rtol=0, atol=1e-12 * np.abs(with_slope).max())
+    q = lib.slope_direction("sup", alpha)
+    assert q is not None
+    blocks = a.reshape(lib.shape)
+    assert np.abs(q @ blocks).max() < 1e-12 * np.abs(with_slope).max()
+
+
+def test_only_super_unit_profiled_libraries_change_their_rows():
+    lib = profiled_library()
+    v = np.random.default_rng(4).standard_normal((2, lib.n_rows))
+    for mode in ("sub", "int"):
+        assert lib.slope_direction(mode, 0.7) is None
+        np.testing.assert_array_equal(lib.profile_rows(mode, 0.7, v), v)
+    estimate = exact_time_weak_library(
+        lib.u, lib.t, np.linspace(0, 2 * np.pi, lib.u.shape[1], endpoint=False), operator="riesz"
+    )
+    assert estimate.slope_direction("sup", 1.4) is None

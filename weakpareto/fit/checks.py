@@ -106,6 +106,7 @@ from weakpareto.library.forcing import ForcedSource
 from weakpareto.library.gram import FeatureSource
 from weakpareto.library.noise_level import pooled_noise_level
 from weakpareto.library.pooled import parts_of
+from weakpareto.method.exact_fit import profiled
 from weakpareto.records import DiscoveryResult, Equation
 
 __all__ = [
@@ -220,6 +221,8 @@ def noise_residual(eq: Equation, ctx: FitContext, level: float) -> float:
                 col = surrogate.columns(_search_index(term, ctx), np.array([term.order]))[0]
                 r -= term.coef * col
         rs.append(r)
+        # the rows as E_fit scored them (the super-unit u'(0) profiled out, when it is)
+        ys[-1], rs[-1] = profiled(part, eq.mode, float(eq.alpha), np.vstack([ys[-1], r]))
     y, r = np.concatenate(ys), np.concatenate(rs)
     return float(np.linalg.norm(r) / (np.linalg.norm(y) + 1e-300))
 

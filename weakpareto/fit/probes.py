@@ -27,6 +27,7 @@ from weakpareto.fit.context import (
 )
 from weakpareto.library.families import FamilyLibrary, column_kinds, with_families
 from weakpareto.library.weak import WeakLibrary
+from weakpareto.method.exact_fit import profiled_system
 from weakpareto.records import Equation, Family, Term
 
 #: ``beta_range`` probe: factor by which one out-of-range term must cut E_fit, and the smallest
@@ -152,7 +153,14 @@ def probe_beta_outside(
             labels += [(i, b) for b in group]
             is_out += [flag] * len(group)
     x = np.hstack(blocks)
-    keep = np.all(np.isfinite(x), axis=0) & (np.linalg.norm(x, axis=0) > 0)
+    keep = np.all(np.isfinite(x), axis=0)
+    x, labels, is_out = (
+        x[:, keep],
+        [lab for lab, k in zip(labels, keep, strict=True) if k],
+        [f for f, k in zip(is_out, keep, strict=True) if k],
+    )
+    y, x = profiled_system(ctx.source, eq.mode, float(eq.alpha), y, x)  # as E_fit was scored
+    keep = np.linalg.norm(x, axis=0) > 0
     x, labels = x[:, keep], [lab for lab, k in zip(labels, keep, strict=True) if k]
     flags = np.array(is_out)[keep]
     norms = np.linalg.norm(x, axis=0)
@@ -199,10 +207,12 @@ def _mixed_fit(
     size: int,
     ridge: float,
     fit_error: float,
+    eq: Equation,
     other_orders: list[float],
 ) -> tuple[float, tuple[float, float] | None]:
     """The best own-family residual of up to ``size`` terms (at most ``fit_error``) and the best
-    residual, with its order, of a model that takes one column of the other family."""
+    residual, with its order, of a model that takes one column of the other family (rows
+    profiled at the equation's order, as its ``E_fit``)."""
     own, other = families
     x = np.hstack(
         [
@@ -210,6 +220,7 @@ def _mixed_fit(
             np.asarray(library.columns(library.kind(0, other), np.array(other_orders))).T,
         ]
     )
+    y, x = profiled_system(library, eq.mode, float(eq.alpha), y, x)
     norms = np.linalg.norm(x, axis=0)
     keep = np.isfinite(norms) & (norms > 0)
     is_other = np.r_[np.zeros(len(own_orders), bool), np.ones(len(other_orders), bool)][keep]
@@ -259,7 +270,7 @@ def probe_other_family(
     own_orders = selected + [b for b in grid if all(abs(b - o) > 1e-9 for o in selected)]
     y = np.asarray(library.targets(np.array([eq.alpha]), eq.mode)[0])
     size = min(eq.size, 3)
-    mix = (library, (own, other), own_orders, y, size, ctx.ridge, fit_error)
+    mix = (library, (own, other), own_orders, y, size, ctx.ridge, fit_error, eq)
     base, best = _mixed_fit(*mix, grid)
     if best is not None and len(grid) > 1:
         # the grid's step decides how close to its own order the other family gets: refine

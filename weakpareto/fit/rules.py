@@ -17,7 +17,7 @@ from typing import get_args
 from weakpareto.fit.spec import PARAMETERS, DomainRequest, FeatureKind, MethodKindName
 from weakpareto.library.noise_level import NoiseModel
 from weakpareto.library.weak import PowerMode, SpatialTests
-from weakpareto.library.weak_exact import InitialEstimate
+from weakpareto.library.weak_exact import InitialEstimate, StartSlope
 from weakpareto.method.settings import (
     ElbowPoints,
     SelectionRule,
@@ -138,6 +138,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     "method.temporal_target": ("l1", "exact"),
     "method.initial": get_args(InitialEstimate),
     "method.test_widths": ("paper", "corner"),
+    "method.start_slope": get_args(StartSlope),
     "method.integer_test": ("bound", "always"),
     "method.twins": get_args(TwinRule),
     "method.noise_model": get_args(NoiseModel),

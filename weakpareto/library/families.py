@@ -222,6 +222,12 @@ class FamilyLibrary:
         power, f = decode_kind(kind, len(self.families))
         return np.asarray(self.parts[f].columns(power, betas))
 
+    def profile_rows(self, mode: Mode, alpha: float, vectors: Array) -> Array:
+        """``vectors`` profiled as ``parts[0]`` profiles its own (the families share the field,
+        the tests and the target)."""
+        profile = getattr(self.parts[0], "profile_rows", None)
+        return vectors if profile is None else np.asarray(profile(mode, alpha, vectors))
+
 
 def families_of(source: FeatureSource) -> tuple[Family, ...]:
     """The families of a family library, or of the family libraries a pooled source stacks."""

@@ -118,11 +118,17 @@ class FeatureCovariance:
         return cached
 
     def blocks_per_mask(
-        self, weights: Array, adjoints: Array, masks: tuple[Array, ...]
+        self,
+        weights: Array,
+        adjoints: Array,
+        masks: tuple[Array, ...],
+        tests: Array | None = None,
     ) -> list[tuple[Array, Array, Array]]:
         """:meth:`blocks` for several row masks, sharing the mask-independent products (the
-        training and validation covariances of one trial system)."""
-        s, t, sp = self.variance, self.source.temporal_tests, self.source.spatial_tests
+        training and validation covariances of one trial system); ``tests`` replace the
+        source's temporal tests of the columns (a profiled system, :meth:`systems`)."""
+        s, sp = self.variance, self.source.spatial_tests
+        t = self.source.temporal_tests if tests is None else tests
         g = weights.shape[0]
         flat = weights.reshape(g, -1)
         nb, size = adjoints.shape[0], t.size  # explicit sizes: no linear column gives nb = 0
@@ -136,6 +142,8 @@ class FeatureCovariance:
         for mask in masks:
             mask = np.asarray(mask, dtype=float)
             r, v = self._mask_terms(mask)
+            if tests is not None:
+                v = mask.T @ ((t * t) @ s)
             # target x target: B = psi for both -> sum_j s_ij psi_l(x_j)^2
             c_tt = flat @ (weights * r.T[None]).reshape(g, -1).T  # sum_ai W_gai W_hai r_ia
             z = mask @ y_t  # (B, K_t, nt)
@@ -162,19 +170,28 @@ class FeatureCovariance:
     ) -> list[Array]:
         """:meth:`system` for several row masks at once (``powers``: column kinds);
         ``with_start``: the target's whole noise, that of its initial-value samples included
-        (:meth:`bulk_weights` leaves it out)."""
+        (:meth:`bulk_weights` leaves it out). A source that profiles ``u'(0)`` out of this
+        order's system (``slope_direction``) has its temporal weights and tests projected off
+        that direction, as :func:`weakpareto.method.exact_fit.exact_system` projects the rows."""
         alphas = np.array([alpha])
         w = (
             self.source.target_weights(alphas, mode)
             if with_start
             else self.bulk_weights(alphas, mode)
         )
+        tests = None
+        direction = getattr(self.source, "slope_direction", None)
+        q = None if direction is None else direction(mode, alpha)
+        if q is not None:  # the profiled system: every temporal weight projected off q
+            w = w - q[None, :, None] * np.einsum("a,gai->gi", q, w)[:, None]
+            t = self.source.temporal_tests
+            tests = t - np.outer(q, q @ t)
         linear = [k for k, p in enumerate(powers) if p in self.linear_kinds]
         c = len(powers)
         adj = self.adjoint_tests([powers[k] for k in linear], np.asarray(betas, float)[linear])
         idx = np.array(linear, dtype=int) + 1
         out = []
-        for c_tt, c_tc, c_cc in self.blocks_per_mask(w, adj, masks):
+        for c_tt, c_tc, c_cc in self.blocks_per_mask(w, adj, masks, tests):
             cov = np.zeros((c + 1, c + 1))
             cov[0, 0] = c_tt[0, 0]
             cov[0, idx] = cov[idx, 0] = c_tc[0]

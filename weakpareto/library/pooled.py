@@ -64,6 +64,20 @@ class PooledSource:
         """Weak columns of every experiment at each beta, rows stacked: ``(G, n_rows)``."""
         return np.concatenate([np.asarray(p.columns(power, betas)) for p in self.parts], axis=-1)
 
+    def profile_rows(self, mode: Mode, alpha: float, vectors: Array) -> Array:
+        """Every experiment's rows of ``vectors (G, n_rows)`` profiled by its own source (each
+        has its own initial values); ``vectors`` itself where no part profiles."""
+        v = np.asarray(vectors, dtype=float)
+        bounds = np.cumsum((0,) + self.row_counts)
+        out, changed = [], False
+        for part, lo, hi in zip(self.parts, bounds[:-1], bounds[1:], strict=True):
+            profile = getattr(part, "profile_rows", None)
+            block = v[:, lo:hi]
+            done = block if profile is None else np.asarray(profile(mode, alpha, block))
+            changed = changed or done is not block
+            out.append(done)
+        return np.concatenate(out, axis=1) if changed else vectors
+
 
 def parts_of(source: FeatureSource) -> tuple[FeatureSource, ...]:
     """The per-experiment sources of a source: its parts if pooled, else the source itself."""

@@ -53,6 +53,10 @@ from weakpareto.records import Mode, OperatorKind
 #: (the sub-unit basis amplified the noise of u(0), and a quadratic is biased by the t^alpha start).
 InitialEstimate = Literal["sample", "fit", "model"]
 TestWidths = Literal["paper", "corner"]
+#: The super-unit target's ``u'(0)`` in a fit at exact orders: ``estimate`` keeps the estimate of
+#: the first samples; ``profile`` treats ``<u'(0), psi_l>`` of every spatial test as an unknown
+#: and removes its direction from the weak equations (:meth:`ExactTimeWeakLibrary.profile_rows`).
+StartSlope = Literal["estimate", "profile"]
 
 #: Default bump exponent: the right derivative of ``(b - t)^p`` is ``C^{p-2}`` at ``b`` for
 #: orders below 2, so p = 4 keeps the target integrand twice differentiable there.
@@ -91,6 +95,7 @@ class ExactTimeWeakLibrary(WeakLibrary):
     initial_points: int = 5
     slope_points: int | None = None
     noise: NoiseEstimate | None = None  # the data's ``auto`` noise estimate, when it was read
+    start_slope: StartSlope = "estimate"
 
     def noise_estimate(self, model: NoiseModel) -> NoiseEstimate | None:
         """The data's noise under ``model``
@@ -116,13 +121,48 @@ class ExactTimeWeakLibrary(WeakLibrary):
                 self._cache.pop(recent.pop(0), None)
         return cached
 
-    def _target_weights(self, alphas: Array, mode: Mode) -> Array:
+    def _raw_weights(self, orders: Array) -> Array:
+        """Weights ``(G, K_t, nt)`` of ``RL D^alpha_{T-} vartheta_a`` on the samples (no
+        initial-value terms)."""
         assert self.bumps is not None
-        orders = np.ones_like(alphas) if mode == "int" else alphas
         plan = self._cache.get("plan")
         if plan is None:  # the order-independent geometry, built once per library
             plan = self._cache["plan"] = self.bumps.plan(self.t)
-        weights = plan.evaluate(orders)
+        return np.asarray(plan.evaluate(orders))
+
+    def slope_direction(self, mode: Mode, alpha: float) -> Array | None:
+        """Unit vector ``(K_t,)`` along which ``u'(0)`` enters the weak equations of one spatial
+        test, ``r_a = int RL D^alpha_{T-} vartheta_a (t) (t - t_0) dt`` (the weak form of
+        ``D^alpha_C t = t^{1-alpha} / Gamma(2 - alpha)``); None unless the target is super-unit
+        and ``start_slope="profile"``."""
+        if mode != "sup" or self.start_slope != "profile":
+            return None
+        r = self._raw_weights(np.array([float(alpha)]))[0] @ (self.t - self.t[0])
+        norm = float(np.linalg.norm(r))
+        return r / norm if norm > 0.0 else None
+
+    def profile_rows(self, mode: Mode, alpha: float, vectors: Array) -> Array:
+        """Weak-row vectors ``(G, K)`` with the ``u'(0)`` direction of every spatial test removed
+        (:meth:`slope_direction`; unchanged without it): the least squares on the result are
+        the joint fit with one unknown ``<u'(0), psi_l>`` per spatial test (Frisch-Waugh-Lovell),
+        so the estimate of ``u'(0)`` from noisy first samples leaves no trace."""
+        q = self.slope_direction(mode, alpha)
+        if q is None:
+            return vectors
+        v = np.asarray(vectors, dtype=float)
+        blocks = v.reshape(v.shape[0], q.size, -1)
+        per_test = np.repeat(q[:, None], blocks.shape[2], axis=1)  # (K_t, K_x)
+        keep = getattr(self, "row_keep", None)
+        if keep is not None:  # dropped equations stay zero: the direction on each test's kept rows
+            per_test = per_test * np.asarray(keep, dtype=float).reshape(per_test.shape)
+            norms = np.linalg.norm(per_test, axis=0)
+            per_test = per_test / np.where(norms > 0.0, norms, 1.0)
+        coef = np.einsum("al,gal->gl", per_test, blocks)
+        return (blocks - per_test[None] * coef[:, None]).reshape(v.shape)
+
+    def _target_weights(self, alphas: Array, mode: Mode) -> Array:
+        orders = np.ones_like(alphas) if mode == "int" else alphas
+        weights = self._raw_weights(orders)
         if self.initial == "model" and mode == "sup":
             points = self.slope_points or self.initial_points
             c0, c1 = model_initial_weights(self.t.size, self.dt, orders, points, True)
@@ -247,6 +287,7 @@ def exact_time_weak_library(
     initial: InitialEstimate = "sample",
     initial_points: int = 5,
     widths: TestWidths = "paper",
+    start_slope: StartSlope = "estimate",
 ) -> ExactTimeWeakLibrary:
     """Build the exact-target weak library of a field (test counts by the paper's rule).
 
@@ -292,4 +333,5 @@ def exact_time_weak_library(
         initial_points=initial_points,
         slope_points=slope_points,
         noise=noise,
+        start_slope=start_slope,
     )

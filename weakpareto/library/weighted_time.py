@@ -66,6 +66,7 @@ from weakpareto.library.weak_exact import (
     SLOPE_WINDOW,
     ExactTimeWeakLibrary,
     InitialEstimate,
+    StartSlope,
     TestWidths,
     adaptive_slope_points,
     bump_radius,
@@ -297,6 +298,7 @@ def sampled_exact_library(
     initial: InitialEstimate = "sample",
     initial_points: int = 5,
     widths: TestWidths = "paper",
+    start_slope: StartSlope = "estimate",
 ) -> SampledExactLibrary:
     """The exact-target library of ``u`` sampled at the times ``t`` (strictly increasing, any
     steps) with ``missing`` samples (bool ``(nt, nx)``, values there unused but finite).
@@ -373,4 +375,5 @@ def sampled_exact_library(
         row_keep=keep,
         record=record,
         noise=noise,
+        start_slope=start_slope,
     )

@@ -63,6 +63,7 @@ class NoiseCorrection:
     signal_fraction: dict[Mode, float]
     noise_share: float  # noise energy / energy of the least noisy target (training rows)
     share: float  # part of the expected covariance subtracted: 1 - its realisation's spread
+    superunit_nodes: Array  # the super-unit branch's order nodes (empty: not searched)
 
     @classmethod
     def build(
@@ -127,7 +128,9 @@ class NoiseCorrection:
             for g, idx in groups.items():
                 c[np.ix_(idx, idx)] -= ref[g]
         corrected = tables.minus(covs[0], covs[1])
-        result = cls(estimate, cov, masks, (refs[0], refs[1]), fraction, noise_share, share)
+        sup = [nodes for mode, nodes, _ in branches if mode == "sup"]
+        nodes = np.asarray(sup[0] if sup else np.zeros(0), dtype=float)
+        result = cls(estimate, cov, masks, (refs[0], refs[1]), fraction, noise_share, share, nodes)
         return result, corrected
 
     def kept_branches(self, branches: tuple[Branch, ...]) -> tuple[Branch, ...]:
@@ -135,6 +138,33 @@ class NoiseCorrection:
         frac = self.signal_fraction
         kept = tuple(b for b in branches if frac[b.mode] >= MIN_SIGNAL_FRACTION)
         return kept or (max(branches, key=lambda b: frac[b.mode]),)
+
+    @cached_property
+    def profiled_reference(self) -> tuple[float, float] | None:
+        """The super-unit group's floor ``n_ref`` per mask for systems with ``u'(0)`` profiled
+        out (:meth:`FeatureCovariance.systems`): the least noisy projected target of the
+        branch's nodes, as the banks' floor is of the unprojected ones; None when the source
+        does not profile."""
+        direction = getattr(self.covariance.source, "slope_direction", None)
+        if direction is None or self.superunit_nodes.size == 0:
+            return None
+        if direction("sup", float(self.superunit_nodes[0])) is None:
+            return None
+        floors = np.array(
+            [
+                [c[0, 0] for c in self.covariance.systems("sup", a, (), np.zeros(0), self.masks)]
+                for a in self.superunit_nodes
+            ]
+        )
+        return float(floors[:, 0].min()), float(floors[:, 1].min())
+
+    def floor(self, mode: Mode, mask: int) -> float:
+        """The target floor ``n_ref`` of one mask (0 training, 1 validation) for an exact
+        system of ``mode`` (module docstring)."""
+        profiled = self.profiled_reference if mode == "sup" else None
+        if profiled is not None:
+            return profiled[mask]
+        return self.reference[mask][GROUP[mode]]
 
     @cached_property
     def full_mask(self) -> Array:
@@ -145,8 +175,7 @@ class NoiseCorrection:
         """Corrected covariance of one exact system ``[y, x_1..x_c]`` summed over all rows
         (what a full-row fit subtracts: the training and validation corrections together)."""
         (c,) = self.covariance.systems(mode, alpha, powers, betas, (self.full_mask,))
-        group = GROUP[mode]
-        c[0, 0] -= self.reference[0][group] + self.reference[1][group]
+        c[0, 0] -= self.floor(mode, 0) + self.floor(mode, 1)
         return c
 
     def expected_system(
@@ -171,6 +200,6 @@ class NoiseCorrection:
     ) -> GramTables:
         """Corrected tables of one exact system ``[y, x_1..x_c]`` (same rule as the banks)."""
         out = self.covariance.systems(mode, alpha, powers, betas, self.masks)
-        for c, ref in zip(out, self.reference):
-            c[0, 0] -= ref[GROUP[mode]]
+        for i, c in enumerate(out):
+            c[0, 0] -= self.floor(mode, i)
         return tables.minus(out[0], out[1])

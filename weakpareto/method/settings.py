@@ -19,7 +19,7 @@ from typing import Any, Literal, cast
 from omegaconf import DictConfig, OmegaConf
 
 from weakpareto.library.noise_level import NoiseModel
-from weakpareto.library.weak_exact import InitialEstimate, TestWidths
+from weakpareto.library.weak_exact import InitialEstimate, StartSlope, TestWidths
 from weakpareto.records import OperatorKind
 
 CONFIG_PACKAGE = "weakpareto.conf"
@@ -203,7 +203,8 @@ class FeatureSettings:
     """How the weak features are built and scored (ours,
     docs/method/extensions.md#exact-weak-time-derivative; defaults are the paper's).
 
-    ``temporal_target``/``bump_power``/``initial``/``initial_points``/``test_widths`` choose the
+    ``temporal_target``/``bump_power``/``initial``/``initial_points``/``test_widths``/``start_slope``
+    choose the
     library (:func:`weakpareto.library.weak_exact.exact_time_weak_library` for ``"exact"``);
     ``min_positive_order`` and ``noise_model`` go into :class:`DiscoveryConfig`.
     """
@@ -213,6 +214,7 @@ class FeatureSettings:
     initial: InitialEstimate = "sample"
     initial_points: int = 5
     test_widths: TestWidths = "paper"
+    start_slope: StartSlope = "estimate"
     min_positive_order: float | None = None
     noise_model: NoiseModel = "none"
 
@@ -228,6 +230,7 @@ class FeatureSettings:
             initial=self.initial,
             initial_points=self.initial_points,
             widths=self.test_widths,
+            start_slope=self.start_slope,
         )
 
 

@@ -9,7 +9,9 @@ fitted estimator exposes — its settings (``fit_spec()``), the chosen domain an
 fit is built again (:func:`weakpareto.fit.sources.build_source`), and the equation's
 coefficients are mapped back to the dimensionless system by the inverse of the scaling's power
 law. ``b`` and ``Theta`` are evaluated directly at the selected orders, as the final refit does,
-so ``||r|| / ||b||`` is the fit's E_fit — except for noise-aware scoring (``weak_pareto_exact``),
+and with the same nuisance directions profiled out (the super-unit ``u'(0)`` of
+``weak_pareto_exact``, :func:`weakpareto.method.exact_fit.profiled_system`), so
+``||r|| / ||b||`` is the fit's E_fit — except for noise-aware scoring (``weak_pareto_exact``),
 whose E_fit comes from the noise-corrected Gram matrix while the map shows the raw residual.
 
 Nothing is computed for fits without weak equations (methods that build their own features)
@@ -26,6 +28,7 @@ import numpy as np
 
 from weakpareto.fit.sources import FitField, build_source
 from weakpareto.library.weak import PowerMode
+from weakpareto.method.exact_fit import profiled_system
 from weakpareto.user.scaling import Scales
 from weakpareto.user.validation import CheckedField, CheckedField2D
 
@@ -84,6 +87,7 @@ def weak_residual_map(model: Any, field: CheckedField | CheckedField2D) -> Resid
         theta[:, j] = source.columns(idx, np.array([float(term.order)]))[0]
         factor = scales.log_factor(term.power, alpha, float(term.order), term.direction)
         xi[j] = float(term.coef) * math.exp(-factor)
+    b, theta = profiled_system(source, eq.mode, alpha, b, theta)  # the rows E_fit scored
     r = b - theta @ xi
     norm_b = float(np.linalg.norm(b))
     rms_b = norm_b / math.sqrt(b.size) if b.size else 1.0
