@@ -11,9 +11,11 @@ import numpy as np
 import pytest
 
 from weakpareto.library.weak import weak_library
+from weakpareto.library.weak_exact import exact_time_weak_library
 from weakpareto.method.bootstrap import (
     BootstrapSettings,
     Bounds,
+    LocalBank,
     Model,
     block_lengths,
     bootstrap,
@@ -292,3 +294,27 @@ def test_resamples_on_the_branch_edge_cross_to_the_integer_twin(monkeypatch):
     monkeypatch.setattr(intervals, "integer_branch_admitted", lambda cfg: False)
     without = fit().uncertainty_
     assert without.alpha_at_bound > 0.05
+
+
+def test_a_profiled_super_unit_bank_holds_the_rows_its_point_estimate_scored():
+    """With u'(0) profiled out (start_slope="profile"), every node of the selected super-unit
+    model's local bank is profiled at the model's order: the bank's Gram at the point estimate
+    equals the exact profiled system's, and no integer twin is read through its columns."""
+    t = np.linspace(0.0, 3.0, 90)
+    x = np.linspace(0.0, 2 * np.pi, 48, endpoint=False)
+    u = 1.0 + np.outer(np.cos(0.8 * t**1.4), np.sin(x)) + 0.3 * np.outer(t, np.cos(2 * x))
+    lib = exact_time_weak_library(u, t, x, operator="riesz", initial="model",
+                                  start_slope="profile")  # fmt: skip
+    model = Model("sup", 1.4, (0,), (1.5,))
+    labels = np.zeros(lib.n_rows, dtype=np.intp)
+    bank = LocalBank(lib, model, Bounds((1.01, 1.9), (0.5, 2.5)), [], labels,
+                     BootstrapSettings(), edge_twin=True)  # fmt: skip
+    y, xs = exact_system(lib, "sup", 1.4, (0,), np.array([1.5]))
+    vectors = np.vstack([y[None], xs.T])
+    gram = bank.system_gram(bank.gram(np.ones(1)), 1.4, np.array([1.5]))
+    np.testing.assert_allclose(gram, vectors @ vectors.T, rtol=1e-10)
+    assert bank.twin_slot is None
+    plain = exact_time_weak_library(u, t, x, operator="riesz", initial="model")
+    unprofiled = LocalBank(plain, model, Bounds((1.01, 1.9), (0.5, 2.5)), [], labels,
+                           BootstrapSettings(), edge_twin=True)  # fmt: skip
+    assert unprofiled.twin_slot is not None

@@ -130,6 +130,18 @@ class ExactTimeWeakLibrary(WeakLibrary):
             plan = self._cache["plan"] = self.bumps.plan(self.t)
         return np.asarray(plan.evaluate(orders))
 
+    def raw_weights(self, orders: Array) -> Array:
+        """:meth:`_raw_weights`, the latest orders' kept: a trial system at exact orders reads
+        them for its target, its ``u'(0)`` direction and its noise covariance."""
+        key = ("raw", np.asarray(orders, dtype=float).tobytes())
+        cached = self._cache.get(key)
+        if cached is None:
+            self._cache.pop(self._cache.pop("raw_key", None), None)
+            cached = self._cache[key] = self._raw_weights(orders)
+            cached.flags.writeable = False
+            self._cache["raw_key"] = key
+        return cached
+
     def slope_direction(self, mode: Mode, alpha: float) -> Array | None:
         """Unit vector ``(K_t,)`` along which ``u'(0)`` enters the weak equations of one spatial
         test, ``r_a = int RL D^alpha_{T-} vartheta_a (t) (t - t_0) dt`` (the weak form of
@@ -137,7 +149,7 @@ class ExactTimeWeakLibrary(WeakLibrary):
         and ``start_slope="profile"``."""
         if mode != "sup" or self.start_slope != "profile":
             return None
-        r = self._raw_weights(np.array([float(alpha)]))[0] @ (self.t - self.t[0])
+        r = self.raw_weights(np.array([float(alpha)]))[0] @ (self.t - self.t[0])
         norm = float(np.linalg.norm(r))
         return r / norm if norm > 0.0 else None
 
@@ -162,7 +174,7 @@ class ExactTimeWeakLibrary(WeakLibrary):
 
     def _target_weights(self, alphas: Array, mode: Mode) -> Array:
         orders = np.ones_like(alphas) if mode == "int" else alphas
-        weights = self._raw_weights(orders)
+        weights = self.raw_weights(orders)
         if self.initial == "model" and mode == "sup":
             points = self.slope_points or self.initial_points
             c0, c1 = model_initial_weights(self.t.size, self.dt, orders, points, True)

@@ -111,7 +111,7 @@ class SampledExactLibrary(ExactTimeWeakLibrary):
     def _target_weights(self, alphas: Array, mode: Mode) -> Array:
         orders = np.ones_like(alphas) if mode == "int" else alphas
         c0, c1 = self._start_weights(orders, mode)
-        return with_initial_terms(self._raw_weights(orders), self.t, c0, c1)
+        return with_initial_terms(self.raw_weights(orders), self.t, c0, c1)
 
     def _raw_weights(self, orders: Array) -> Array:
         """Product-trapezoid weights of ``RL D^alpha_{T-} phi_a``: ``(G, K_t, nt)``.
@@ -178,7 +178,7 @@ class SampledExactLibrary(ExactTimeWeakLibrary):
             return self._keep(super().targets(alphas, mode))
         alphas = np.atleast_1d(np.asarray(alphas, dtype=float))
         orders = np.ones_like(alphas) if mode == "int" else alphas
-        raw = self._raw_weights(orders)  # (G, K_t, nt)
+        raw = self.raw_weights(orders)  # (G, K_t, nt)
         u0, u1 = self._start_values(orders, mode)  # (G or 1, nx) each
         # the product rule of _raw_weights per column: RL D phi against the linear interpolant
         # in time of the column's present samples (the trapezoid on the product across a gap

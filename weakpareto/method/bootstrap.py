@@ -33,7 +33,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -41,6 +41,7 @@ from numpy.typing import NDArray
 
 from weakpareto._typing import Array
 from weakpareto.library.gram import EPS_REL, FeatureSource
+from weakpareto.method.exact_fit import profiled
 from weakpareto.method.selection import select_gain
 from weakpareto.method.tiles import axis_tests as axis_tests
 from weakpareto.method.tiles import block_lengths as block_lengths
@@ -204,15 +205,18 @@ class LocalBank:
     ) -> None:
         vectors: list[Array] = []
         pos = 0
+        # the selected model's rows as its point estimate scored them: nuisance directions at
+        # its order profiled out of every node (the super-unit u'(0); the order grid is narrow)
+        own, own_profiled = self._profiler(source, model.mode, model.alpha)
         self.alpha_free = model.mode != "int" and bounds.alpha[1] > bounds.alpha[0]
         if self.alpha_free:
             ax = _grid(model.alpha, bounds.alpha, settings.half_width, settings.node_step)
             alphas = np.asarray(ax.start + ax.step * np.arange(ax.n), dtype=float)
-            vectors.append(np.asarray(source.targets(alphas, model.mode)))
+            vectors.append(own(np.asarray(source.targets(alphas, model.mode))))
             self.target = dataclasses.replace(ax, offset=pos)
             pos += ax.n
         else:
-            vectors.append(np.asarray(source.targets(np.array([model.alpha]), model.mode)))
+            vectors.append(own(np.asarray(source.targets(np.array([model.alpha]), model.mode))))
             self.target = _Axis(pos, model.alpha, 1.0, 1)
             pos += 1
         self.columns: list[_Axis] = []
@@ -226,25 +230,27 @@ class LocalBank:
                 else _Axis(0, 0.0, 1.0, 1)
             )
             orders = np.asarray(ax.start + ax.step * np.arange(ax.n), dtype=float)
-            vectors.append(np.asarray(source.columns(p, orders)))
+            vectors.append(own(np.asarray(source.columns(p, orders))))
             self.columns.append(dataclasses.replace(ax, offset=pos))
             pos += ax.n
         self.order_free = np.array(free, dtype=bool)
         # the integer twin's target (order 1), for resamples whose alpha ends on the branch
         # edge next to 1 (:func:`bootstrap`, ``edge_twin``)
         self.twin_slot: int | None = None
-        if edge_twin and self.alpha_free:
+        # (not with profiled rows: the columns above are then not the twin's)
+        if edge_twin and self.alpha_free and not own_profiled:
             vectors.append(np.asarray(source.targets(np.array([1.0]), "int")))
             self.twin_slot = pos
             pos += 1
         # alternatives: fixed target and columns at their own orders
         self.alt_slots: list[list[int]] = []
         for m in alternatives:
+            alt, _ = self._profiler(source, m.mode, m.alpha)
             slots = [pos]
-            vectors.append(np.asarray(source.targets(np.array([m.alpha]), m.mode)))
+            vectors.append(alt(np.asarray(source.targets(np.array([m.alpha]), m.mode))))
             pos += 1
             for p, b in zip(m.index, m.orders):
-                vectors.append(np.asarray(source.columns(p, np.array([b]))))
+                vectors.append(alt(np.asarray(source.columns(p, np.array([b])))))
                 slots.append(pos)
                 pos += 1
             self.alt_slots.append(slots)
@@ -255,6 +261,17 @@ class LocalBank:
         for k in range(n_tiles):
             vk = v[:, labels == k]
             self.tile_grams[k] = vk @ vk.T
+
+    @staticmethod
+    def _profiler(
+        source: FeatureSource, mode: Mode, alpha: float
+    ) -> tuple[Callable[[Array], Array], bool]:
+        """Rows ``(G, K) -> (G, K)`` profiled at one model's order
+        (:func:`weakpareto.method.exact_fit.profiled`), and whether that changes them."""
+        probe = np.zeros((1, int(source.n_rows)))
+        if profiled(source, mode, alpha, probe) is probe:
+            return (lambda v: v), False
+        return (lambda v: profiled(source, mode, alpha, v)), True
 
     def gram(self, counts: Array) -> Array:
         """Gram table of the bank on the resampled rows (tile multiplicities ``counts``)."""
