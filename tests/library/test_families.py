@@ -15,6 +15,7 @@ from weakpareto.library.families import (
 )
 from weakpareto.library.pooled import PooledSource
 from weakpareto.library.weak import power_field, weak_library
+from weakpareto.library.weak_exact import exact_time_weak_library
 from weakpareto.numerics import operators as ops
 from weakpareto.records import FAMILIES
 
@@ -198,3 +199,21 @@ def test_exact_time_library_in_several_families(smooth):
     )
     with pytest.raises(ValueError, match="periodic domain"):
         with_families(bounded, ("directional", "riesz"))
+
+
+def test_a_family_library_profiles_its_rows_as_its_first_part():
+    """The families share the field, the tests and the target, so the super-unit u'(0)
+    direction is the first part's (exact target, start_slope="profile")."""
+    t = np.linspace(0.0, 2.0, 40)
+    x = np.linspace(0.0, 2 * np.pi, 32, endpoint=False)
+    u = 1.0 + np.outer(np.cos(t), np.sin(x))
+    kw = dict(test_counts=(8, 8), start_slope="profile")
+    parts = tuple(
+        exact_time_weak_library(u, t, x, operator=f, **kw) for f in ("directional", "riesz")
+    )
+    lib = FamilyLibrary(("directional", "riesz"), parts)
+    v = np.random.default_rng(2).standard_normal((3, lib.n_rows))
+    np.testing.assert_array_equal(
+        lib.profile_rows("sup", 1.3, v), parts[0].profile_rows("sup", 1.3, v)
+    )
+    assert lib.profile_rows("sub", 0.8, v) is v

@@ -8,6 +8,7 @@ import pytest
 from weakpareto.library.gram import build_banks
 from weakpareto.library.pooled import PooledSource, parts_of, row_counts
 from weakpareto.library.weak import weak_library
+from weakpareto.library.weak_exact import exact_time_weak_library
 from weakpareto.method.exact_fit import exact_system
 from weakpareto.numerics.orders import beta_nodes, temporal_branches
 
@@ -73,3 +74,22 @@ def test_a_single_source_is_a_pool_of_one(two_libraries):
     np.testing.assert_array_equal(pooled.experiment_of_rows(), np.repeat([0, 1], [80, 108]))
     with pytest.raises(ValueError, match=">= 2 experiments"):
         PooledSource((a,))
+
+
+def test_pooled_rows_are_profiled_per_experiment():
+    """Each experiment's super-unit rows are profiled by its own library (its own start), and
+    a pool of libraries that do not profile returns the very vectors it was given."""
+    fields = [_field(40, 32, 0.05, 1, 0), _field(50, 32, 0.04, 2, 1)]
+    parts = tuple(
+        exact_time_weak_library(u, t, x, operator="riesz", test_counts=(8, 8),
+                                start_slope="profile")
+        for u, t, x in fields
+    )  # fmt: skip
+    pool = PooledSource(parts)
+    v = np.random.default_rng(7).standard_normal((2, pool.n_rows))
+    got = pool.profile_rows("sup", 1.4, v)
+    lo = parts[0].n_rows
+    np.testing.assert_array_equal(got[:, :lo], parts[0].profile_rows("sup", 1.4, v[:, :lo]))
+    np.testing.assert_array_equal(got[:, lo:], parts[1].profile_rows("sup", 1.4, v[:, lo:]))
+    assert not np.allclose(got, v)
+    assert pool.profile_rows("sub", 0.7, v) is v

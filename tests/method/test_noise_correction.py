@@ -87,3 +87,26 @@ def test_clean_time_fractional_riesz_diffusion_is_one_term_with_the_exact_target
     assert len(res.final.terms) == 1 and m.support_ok and m.operator_ok, res.final.text()
     assert abs(res.final.terms[0].order - 1.6) <= 0.01
     assert abs(res.final.alpha - 0.75) <= 0.005
+
+
+def test_profiled_super_unit_systems_take_their_floor_from_projected_nodes():
+    """Super-unit benchmark at 1 % noise, weak_pareto_exact (u'(0) profiled): the super-unit
+    floor of an exact system is the least noisy *projected* target node, so an exact system at
+    a node keeps exactly its share above that floor; other branches keep the banks' floor."""
+    cfg = _cfg("superunit", 0.01, "weak_pareto_exact")
+    f = generate(cfg.benchmark, 0)
+    u = add_noise(f.u, "multiplicative", 0.01, 0)
+    d = Discovery(build_source(cfg, u, f.t, f.x), discovery_config(cfg, 0))
+    assert d.noise is not None
+    profiled = d.noise.profiled_reference
+    assert profiled is not None
+    nodes = d.noise.superunit_nodes
+    train = [
+        d.noise.covariance.systems("sup", float(a), (), np.zeros(0), d.noise.masks)[0][0, 0]
+        for a in nodes
+    ]
+    assert profiled[0] == pytest.approx(min(train), rel=1e-12)
+    unprojected = d.noise.reference[0]["superunit"]
+    assert profiled[0] < unprojected
+    assert d.noise.floor("sup", 0) == profiled[0]
+    assert d.noise.floor("int", 1) == d.noise.reference[1]["unit"]
