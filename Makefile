@@ -35,7 +35,7 @@ EXPERIMENTS = main main_deferred rdnoise robustness ablation superunit gaussian 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test,cluster,neural]'
+	$(BIN)/pip install -q -e '.[test,cluster,neural,independent]'
 	touch $@
 
 install: $(BIN)/.installed

@@ -56,6 +56,7 @@ from weakpareto.benchmarks.catalogue import (
     truth_mode_alpha,
     truth_terms,
 )
+from weakpareto.benchmarks.fode_lines import fode_lines
 from weakpareto.benchmarks.kdv import generate_kdv
 from weakpareto.benchmarks.ks import generate_ks
 from weakpareto.benchmarks.particles import levy_flight_density
@@ -377,6 +378,7 @@ GENERATORS: dict[str, Callable[[Mapping[str, Any], int], Field]] = {
     "ks": generate_ks,
     "kdv": generate_kdv,
     "levy_flight": levy_flight_density,
+    "pycaputo": fode_lines,
 }
 
 
