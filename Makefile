@@ -102,11 +102,13 @@ reproduce-yu: install
 	$(WP) run -m +experiment=yu workers=$(WORKERS) results_dir=$(RUNS) progress=false $(LAUNCH)
 
 ## tab_beyond: weak_pareto_exact on the paper's cells and three equations of our own,
-## plus its ablations; the paper method's rows are the paper-table runs in $(RUNS)
+## plus its ablations and both methods on independently regenerated paper fields; the paper
+## method's rows are the paper-table runs in $(RUNS)
 BEYOND = results/beyond/runs
 reproduce-beyond: install
 	for e in beyond beyond_rd beyond_superunit beyond_appendix beyond_own beyond_own_paper \
-	         beyond_ablation; do \
+	         beyond_ablation beyond_independent beyond_independent_superunit \
+	         beyond_independent_new beyond_independent_new_superunit; do \
 	    $(WP) run -m +experiment=$$e workers=$(WORKERS) results_dir=$(BEYOND) progress=false \
 	        $(LAUNCH) || exit $$?; done
 	$(BIN)/python scripts/beyond_table.py --paper-runs $(RUNS) --beyond-runs $(BEYOND)

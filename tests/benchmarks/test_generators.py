@@ -25,6 +25,7 @@ ALL = [
     "ks",
     "rd_space",
     "rd_timespace",
+    "rd_timespace_ml",
     "riesz2",
     "superunit",
     "twod_a",
@@ -54,6 +55,7 @@ GRIDS = {
     "ade": ((150, 120), 0.1 * np.arange(150), 0.25 * np.arange(120)),
     "rd_space": ((90, 96), np.linspace(0, 1, 90), np.linspace(0, 20, 96, endpoint=False)),
     "rd_timespace": ((80, 80), np.linspace(0, 3, 80), np.linspace(0, 20, 80, endpoint=False)),
+    "rd_timespace_ml": ((80, 80), np.linspace(0, 3, 80), np.linspace(0, 20, 80, endpoint=False)),
     "burgers": ((150, 120), np.arange(150) * 12 / 150, np.linspace(0, 30, 120, endpoint=False)),
     "riesz2": ((90, 128), np.linspace(0, 0.2, 90), np.linspace(0, 20, 128, endpoint=False)),
     "superunit": ((120, 64), np.linspace(0, 2, 120), np.linspace(0, TWO_PI, 64, endpoint=False)),
@@ -217,6 +219,39 @@ def test_rd_timespace_l1_residual(fields: dict[str, Field]) -> None:
     # and it is not trivially satisfied: the exact-exponential field violates it badly
     U_exp = np.exp(np.outer(f.t, lam)) * U[0]
     assert np.abs((D @ U_exp - lam * U_exp)[1:]).max() / scale > 1e-3
+
+
+def test_rd_timespace_ml_is_the_limit_of_the_l1_field() -> None:
+    """The exact twin starts from the same seeded IC, is E_{0.82,1} per mode, and the L1 field
+    converges to it at order alpha = 0.82 in the step (the t^alpha start of a Caputo solution
+    limits the L1 scheme's 2 - alpha to alpha)."""
+    exact = generate("rd_timespace_ml", 2)
+    np.testing.assert_allclose(exact.u[0], smooth_ic(2, 80, 20.0), atol=1e-14)
+    k = TWO_PI * np.fft.fftfreq(80, d=0.25)
+    lam = 0.03 - 0.12 * np.abs(k) ** 1.55
+    U0 = np.fft.fft(exact.u[0])
+    mode = 3  # one mode by the formula, against an independent reading of the field
+    expected = mittag_leffler(lam[mode] * exact.t**0.82, 0.82) * U0[mode]
+    np.testing.assert_allclose(np.fft.fft(exact.u, axis=1)[:, mode], expected, rtol=1e-10)
+    assert exact.meta["seed_dependent"] is True
+    errors = []
+    for nt in (80, 159, 317):
+        cfgs = [cfg_dict("rd_timespace"), cfg_dict("rd_timespace_ml")]
+        for c in cfgs:
+            c["grid"]["nt"] = nt
+        l1, ml = (generate(c, 2).u[:: (nt - 1) // 79] for c in cfgs)
+        errors.append(np.abs(l1 - ml).max() / np.abs(ml).max())
+    orders = np.log2(np.array(errors[:-1]) / np.array(errors[1:]))
+    np.testing.assert_allclose(orders, 0.82, atol=0.03)
+    assert 1e-4 < errors[0] < 1e-3  # the L1 field is 5e-4 from the exact one at the paper's step
+
+
+def test_superunit_pc_is_the_mittag_leffler_field() -> None:
+    """pycaputo's PECE by lines reproduces the E_{1.65,1} superunit field to 1.5e-7."""
+    pytest.importorskip("pycaputo")
+    pc, ml = generate("superunit_pc", 0), generate("superunit", 0)
+    assert 1e-9 < rel_l2(pc.u, ml.u) < 1e-6
+    assert pc.meta["substeps"] == 4
 
 
 # ---------------------------------------------------------------------------------------

@@ -75,6 +75,10 @@ def test_beyond_runs_the_new_method_on_the_paper_seeds(name):
     assert (cfg.seed, cfg.seeds) == (0, 5) and cfg.experiment.startswith("beyond")
     if name == "beyond_own_paper":  # the paper's method with its own selector
         assert (cfg.method.name, cfg.selection.rule) == ("weak_pareto", "elbow")
+    elif name in ("beyond_independent", "beyond_independent_superunit"):
+        # the paper's method on independently made twins, with the paper tables' optimiser
+        assert (cfg.method.name, cfg.selection.rule) == ("weak_pareto", "elbow")
+        assert (cfg.search.updating, cfg.search.vectorized) == ("immediate", False)
     else:
         assert (cfg.method.name, cfg.selection.rule) == ("weak_pareto_exact", "gain")
 

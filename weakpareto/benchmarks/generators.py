@@ -274,15 +274,21 @@ def _gen_mittag_leffler(cfg: Mapping[str, Any], seed: int) -> Field:
     ``u_hat(k, t) = u_hat(k, 0) E_{alpha,1}(lambda(k) t^alpha)`` (alpha = 1: the exponential;
     alpha > 1: zero initial velocity, or ``generator.ic.velocity`` harmonics ``v_0`` adding
     ``t E_{alpha,2}(lambda t^alpha) v_0_hat``); exact to the Mittag-Leffler evaluation (ours,
-    beyond the paper; docs/method/benchmarks.md#time-fractional-benchmarks-of-our-own)."""
+    beyond the paper; docs/method/benchmarks.md#time-fractional-benchmarks-of-our-own). An IC with
+    ``noise_amp`` is the seeded smooth IC of the RD benchmarks (``rd_timespace_ml``)."""
     t, x, _ = make_grid(get_path(cfg, "grid"))
     L = pos_float(cfg, "grid.L")
     mode, alpha = truth_mode_alpha(cfg)
-    u0 = harmonics((x,), (L,), get_path(cfg, "generator.ic.harmonics"))
+    ic = get_path(cfg, "generator.ic")
+    seeded = "noise_amp" in ic
+    if seeded:  # the seeded smooth IC of the RD benchmarks
+        u0 = _smooth_random_ic(x, L, ic, seed)
+    else:
+        u0 = harmonics((x,), (L,), get_path(cfg, "generator.ic.harmonics"))
     lam = _linear_symbol(cfg, wavenumbers(x.size, L))
     if mode == "int":  # E_{1,1}(z) = exp(z): the exact exponential of the same equation
         u = np.real(np.fft.ifft(_propagate_exponential(np.fft.fft(u0), lam, t), axis=-1))
-        return Field(u, t, x, meta=field_meta(cfg, seed, False))
+        return Field(u, t, x, meta=field_meta(cfg, seed, seeded))
     tol = float(opt_path(cfg, "generator.active_tol", 1e-9))
     spec, max_arg = _propagate_ml(np.fft.fft(u0), lam, t, alpha, tol)
     velocity = opt_path(cfg, "generator.ic.velocity", None)
@@ -293,7 +299,7 @@ def _gen_mittag_leffler(cfg: Mapping[str, Any], seed: int) -> Field:
         z = np.multiply.outer(t**alpha, lam)
         spec = spec + t[:, None] * mittag_leffler(z, alpha, 2.0) * v0_hat
     u = np.real(np.fft.ifft(spec, axis=-1))
-    return Field(u, t, x, meta=field_meta(cfg, seed, False, max_abs_z=max_arg))
+    return Field(u, t, x, meta=field_meta(cfg, seed, seeded, max_abs_z=max_arg))
 
 
 def _gen_riesz2(cfg: Mapping[str, Any], seed: int) -> Field:

@@ -65,8 +65,12 @@ def markdown(table: pd.DataFrame) -> str:
         "",
         "Same seeds (0-4) and noise realisations for every method. Paper method: committed "
         "paper-table runs (immediate DE); new method: `conf/experiment/beyond*.yaml` (deferred "
-        "DE). Errors are means over support-recovered runs. Ablation rows switch one component "
-        "of the new method back to the paper's choice.",
+        "DE). Errors are means over support-recovered runs. Independent rows: the same cell on "
+        "the field regenerated without the L1 scheme (`fade_ml`, `rd_timespace_ml`: exact "
+        "Mittag-Leffler modes) or by another solver (`superunit_pc`: pycaputo's PECE), both "
+        "methods with the settings of the L1 row; Paper op. is the paper's value on its own "
+        "field. Ablation rows switch one component of the new method back to the paper's "
+        "choice.",
         "",
         pipe_row(HEADER),
         pipe_rule(len(HEADER)),
