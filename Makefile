@@ -114,9 +114,11 @@ reproduce-beyond: install
 	$(BIN)/python scripts/beyond_table.py --paper-runs $(RUNS) --beyond-runs $(BEYOND)
 
 ## tab_independent: every method on fields its discretisations did not make (exact Mittag-Leffler
-## modes, Lévy-flight particle densities; scripts/independent_cases.yaml), ~15 min
+## modes, pycaputo fields, Lévy-flight particle densities; scripts/independent_cases.yaml), and
+## how precisely the particle densities fix beta (particle_information), ~17 min
 reproduce-independent: install
 	$(BIN)/python scripts/independent_suite.py --out-dir results/independent
+	$(BIN)/python scripts/particle_information.py --out-dir results/independent
 
 ## tab_experiments: several short experiments of one equation (exact Mittag-Leffler modes),
 ## each fitted alone and all pooled in one fit, at 0 and 1 % noise, ~5 s
