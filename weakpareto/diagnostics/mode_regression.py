@@ -40,7 +40,7 @@ class ModeRates:
 
 @dataclass(frozen=True)
 class OrderEstimate:
-    """``rate = K |kappa|^beta`` fitted to :class:`ModeRates` (weighted in log space)."""
+    """``r_m = exp(-K |kappa_m|^beta dt)`` fitted to :class:`ModeRates` (:func:`fit_order`)."""
 
     beta: float
     K: float  # noqa: N815  (the equation's coefficient)
@@ -83,6 +83,8 @@ def fit_order(rates: ModeRates, dt: float) -> OrderEstimate:
         return (r - np.exp(-np.exp(p[0]) * kappa ** p[1] * dt)) / s
 
     good = (r > 0) & (r < 1)
+    if good.sum() < 2:
+        raise ValueError("fewer than two modes decay; the field cannot fix an order")
     start = np.polyfit(np.log(kappa[good]), np.log(-np.log(r[good]) / dt), 1)[::-1]
     fit = least_squares(residual, start, method="lm")
     cov = np.linalg.inv(fit.jac.T @ fit.jac)
