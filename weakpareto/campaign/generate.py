@@ -19,7 +19,7 @@ from weakpareto.benchmarks.generators import Field, generate
 from weakpareto.benchmarks.noise import add_noise
 from weakpareto.campaign.compose import compose_checked
 from weakpareto.campaign.compute import noise_seed
-from weakpareto.campaign.config import require_int, require_noise
+from weakpareto.campaign.config import require_generator_packages, require_int, require_noise
 from weakpareto.campaign.paths import writable_file
 from weakpareto.errors import UserInputError
 from weakpareto.evaluation.metrics import truth_equation
@@ -79,6 +79,7 @@ def generate_to_file(cfg: DictConfig) -> Path:
     path = writable_path(cfg.out, ".npz")
     law = str(cfg.noise_law.name)
     name = str(cfg.benchmark.name)
+    require_generator_packages(cfg.benchmark)
     try:
         field = generate(cfg.benchmark, seed)
     except (ValueError, ArithmeticError) as err:  # benchmark constants the generator rejects
