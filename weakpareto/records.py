@@ -270,6 +270,9 @@ class DiscoveryResult:
     #: The gain rule's error floor the selection used, when a noise model raised it above the
     #: configured one (None: the configured floor); a reselection must use the same.
     gain_floor: float | None = None
+    #: The search ridge the fit used, when a noise model set it from the noise level (None: the
+    #: configured ``search.ridge``); a refit or reselection of this result must use the same.
+    search_ridge: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out = self.final.to_dict()

@@ -109,6 +109,31 @@ def test_the_bootstrap_reselects_with_the_fits_raised_gain_floor(monkeypatch):
     assert paper.result.gain_floor is None  # no noise model: the configured floor
 
 
+def test_the_fits_noise_level_ridge_reaches_its_refits_and_bootstrap(monkeypatch):
+    """A noise model sets the search ridge from the noise share (method/noise_correction.py:
+    noise_ridge); the outcome's spec carries that ridge, so the forcing, intrinsic and domain
+    refits, the warnings' probes and the bootstrap use the ridge the fit used."""
+    cfg = compose_config(["benchmark=fade", "method=weak_pareto_exact", "noise=0.01", *FAST])
+    out = fit_outcome(cfg, 0)
+    configured = fit_spec(cfg, 0).discovery.search.ridge
+    ridge = out.result.search_ridge
+    assert ridge is not None and ridge < configured
+    assert out.spec.discovery.search.ridge == ridge
+    seen = {}
+
+    def capture(source, eq, front, cfg, *args, **kwargs):
+        seen["ridge"] = cfg.search.ridge
+        raise ArithmeticError("stop")
+
+    monkeypatch.setattr(fit_run, "bootstrap_equation", capture)
+    with pytest.raises(ArithmeticError):
+        fit_run.bootstrap_fit(out, 4, 0.9)
+    assert seen["ridge"] == ridge
+    paper = fit_outcome(compose_config(["benchmark=fade", "noise=0.01", *FAST]), 0)
+    assert paper.result.search_ridge is None  # no noise model: the configured ridge
+    assert paper.spec.discovery.search.ridge == configured
+
+
 def test_a_superunit_model_on_the_l1_target_warns_about_its_start_terms():
     """An exact diffusion-wave solution (D_t^1.35 u = 0.5 R^1.5 u): the L1 target
     (weak_pareto_robust) lands on the super-unit branch with a biased alpha and says why; the

@@ -111,6 +111,16 @@ def applicable(
     return spec, notes
 
 
+def with_fit_ridge(spec: FitSpec, result: DiscoveryResult) -> FitSpec:
+    """The spec with the search ridge the fit used (set from the noise level by a noise model,
+    :func:`weakpareto.method.noise_correction.noise_ridge`), so every later refit, probe and
+    bootstrap of the result uses the same."""
+    if result.search_ridge is None or result.search_ridge == spec.discovery.search.ridge:
+        return spec
+    search = dataclasses.replace(spec.discovery.search, ridge=result.search_ridge)
+    return dataclasses.replace(spec, discovery=dataclasses.replace(spec.discovery, search=search))
+
+
 def start_term_notes(spec: FitSpec, source_name: str, result: DiscoveryResult) -> list[FitWarning]:
     """A warning when a super-unit model was fitted with the L1 time target: its start terms
     (u(0), u'(0)) are those of a polynomial, while a Caputo solution starts like t^alpha, which
@@ -159,6 +169,7 @@ def fit(
         notes += history_notes
     power_mode = resolve_power_mode(spec.power_mode, tuple(f.u for f in data.fields))
     fitted = kind.run(data, spec, choice.domain, power_mode, progress)
+    spec = with_fit_ridge(spec, fitted.result)
     if isinstance(fitted.source, HistorySource):
         fitted = dataclasses.replace(
             fitted, result=finish_history(fitted.result, fitted.source, spec)

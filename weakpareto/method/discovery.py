@@ -36,7 +36,7 @@ from weakpareto.method.alternatives import (
     twin_to_drop,
 )
 from weakpareto.method.exact_fit import exact_system, fit_rows, relative_residual
-from weakpareto.method.noise_correction import NoiseCorrection
+from weakpareto.method.noise_correction import NoiseCorrection, noise_ridge
 from weakpareto.method.search import (
     Candidate,
     PatternObjective,
@@ -99,7 +99,13 @@ class Discovery:
             # A term must explain more than the noise can: the selection's error floor is at
             # least the noise share of the target (relative squared error scale).
             floor = max(cfg.selection.gain_floor, self.noise.noise_share)
-            self.cfg = cfg = replace(cfg, selection=replace(cfg.selection, gain_floor=floor))
+            # ... and the ridge follows the noise: no more shrinkage than the noise calls for
+            ridge = noise_ridge(cfg.search.ridge, self.noise.noise_share)
+            self.cfg = cfg = replace(
+                cfg,
+                selection=replace(cfg.selection, gain_floor=floor),
+                search=replace(cfg.search, ridge=ridge),
+            )
             kept = self.noise.kept_branches(self.branches)
             self.timings["branches_dropped_for_noise"] = float(len(self.branches) - len(kept))
             self.branches = kept
@@ -562,6 +568,7 @@ class Discovery:
             fit_error=fit,
             timings=dict(self.timings),
             gain_floor=None if self.noise is None else self.selected_floor(selected),
+            search_ridge=None if self.noise is None else self.cfg.search.ridge,
         )
 
 

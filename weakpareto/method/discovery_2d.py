@@ -74,4 +74,5 @@ def discover_2d(
         fit_error=res.fit_error,
         timings=dict(res.timings),
         gain_floor=res.gain_floor,
+        search_ridge=res.search_ridge,
     )

@@ -54,6 +54,7 @@ def result_to_dict(res: DiscoveryResult) -> dict[str, Any]:
         "fit_error": finite_or_none(res.fit_error),
         "timings": {k: float(v) for k, v in res.timings.items()},
         "gain_floor": None if res.gain_floor is None else float(res.gain_floor),
+        "search_ridge": None if res.search_ridge is None else float(res.search_ridge),
     }
 
 
@@ -68,6 +69,7 @@ def result_from_dict(d: dict[str, Any]) -> DiscoveryResult:
         fit_error=as_float(d["fit_error"]),
         timings={k: float(v) for k, v in d.get("timings", {}).items()},
         gain_floor=None if d.get("gain_floor") is None else float(d["gain_floor"]),
+        search_ridge=None if d.get("search_ridge") is None else float(d["search_ridge"]),
     )
 
 
