@@ -109,7 +109,7 @@ def discover_families(
     res = disc.run(progress)
     if len(ordered) == 1 and ordered[0] == operator:
         return res  # exactly today's result: the terms carry the equation's operator
-    tied = tie_skewed(disc, res.final, ordered)  # None unless both one-sided families searched
+    tied = tie_skewed(disc, res.final, ordered)  # None unless two pairable families searched
     if tied is not None:
         res = dataclasses.replace(res, final=tied[0], fit_error=tied[1])
     front = tuple(

@@ -8,7 +8,9 @@ with ``D_+^beta`` the ``directional`` family (symbol ``(i kappa)^beta``) and ``D
 ``directional_right`` one (``(-i kappa)^beta``). A skewed operator is a **pair** of terms of one
 power at one shared order with coefficients ``a = K (1 + s)/2``, ``b = K (1 - s)/2``, so
 
-    K = a + b,     s = (a - b) / (a + b)                                   (:class:`SkewedPair`).
+    K = a + b,     s = (a - b) / (a + b)                                   (:class:`SkewedPair`),
+
+and a pair of any two of the three families at one order is reported as such (:func:`skewed_pairs`).
 
 At one order the three families span only two dimensions: ``(i kappa)^beta + (-i kappa)^beta =
 2 cos(pi beta / 2) |kappa|^beta``, i.e. ``R^beta = -(D_+^beta + D_-^beta) / (2 cos(pi beta/2))``.
@@ -16,8 +18,10 @@ So a search over (directional, riesz, directional_right) may return the skewed o
 two of the three families, at two nearby orders (``c R^b1 + d D_+^b2``), or stuck in a local
 optimum that splits it over distant orders. The **same-order tie rule** (:func:`tie_skewed`)
 takes the final model of such a search and, for every pair of its terms of one power in two
-different families, refits the model with that pair replaced by ``(D_+, D_-)`` at one shared
-order: the shared order starts at the pair's mean order and, with every other order (and
+different families, refits the model with that pair at one shared order — replaced by
+``(D_+, D_-)`` when both one-sided families are searched, in its own two families otherwise
+(``operator=auto`` searches directional and Riesz: ``c D_+ + d R`` at one order is the skewed
+operator too) — : the shared order starts at the pair's mean order and, with every other order (and
 ``alpha`` in a fractional branch), is polished by Nelder-Mead on the exact all-row residual
 within the polishing trust radius of its start (as :meth:`weakpareto.method.discovery.
 Discovery.polish`); coefficients are then refitted (paper Eq. 22). The best tied model is kept
@@ -82,15 +86,38 @@ class SkewedPair:
         }
 
 
+#: Below this ``|cos(pi beta / 2)|`` the Riesz operator is not a combination of ``D_+, D_-``.
+MIN_COS = 1e-6
+
+
+def as_one_sided(family: str, coef: float, order: float) -> tuple[float, float] | None:
+    """``(a, b)`` with ``coef X^beta = a D_+^beta + b D_-^beta`` for a pairable family:
+    ``R^beta = -(D_+^beta + D_-^beta) / (2 cos(pi beta / 2))``; None where that is singular."""
+    if family == "directional":
+        return coef, 0.0
+    if family == "directional_right":
+        return 0.0, coef
+    c = np.cos(0.5 * np.pi * order)
+    if family != "riesz" or abs(c) < MIN_COS:
+        return None
+    w = -coef / (2.0 * c)
+    return w, w
+
+
 def skewed_pairs(eq: Equation) -> list[SkewedPair]:
-    """The (directional, directional_right) pairs of one power at one order in ``eq``."""
-    left = [t for t in eq.terms if t.family_in(eq.operator) == "directional" and not t.is_identity]
-    right = [t for t in eq.terms if t.family_in(eq.operator) == "directional_right"]
+    """The pairs of one power at one order in two different pairable families of ``eq``
+    (``D_+ D_-``, ``D_+ R`` or ``R D_-``), each as ``a D_+^beta + b D_-^beta``."""
+    terms = [t for t in eq.terms if not t.is_identity and t.family_in(eq.operator) in PAIRED]
     out = []
-    for a in left:
-        for b in right:
-            if a.power == b.power and abs(a.order - b.order) <= SAME_ORDER:
-                out.append(SkewedPair(a.power, 0.5 * (a.order + b.order), a.coef, b.coef))
+    for i, x in enumerate(terms):
+        for y in terms[i + 1 :]:
+            fx, fy = x.family_in(eq.operator), y.family_in(eq.operator)
+            if fx == fy or x.power != y.power or abs(x.order - y.order) > SAME_ORDER:
+                continue
+            order = 0.5 * (x.order + y.order)
+            ax, ay = as_one_sided(fx, x.coef, order), as_one_sided(fy, y.coef, order)
+            if ax is not None and ay is not None:
+                out.append(SkewedPair(x.power, order, ax[0] + ay[0], ax[1] + ay[1]))
     return out
 
 
@@ -180,12 +207,15 @@ def _encoded_model(eq: Equation) -> Model:
 
 
 def _tied(m: Model, j: int, k: int, families: Sequence[Family]) -> Model:
-    """Terms ``j`` and ``k`` (one power) replaced by ``(D_+, D_-)`` at their mean order."""
+    """Terms ``j`` and ``k`` (one power) at their mean order: as ``(D_+, D_-)`` when both
+    one-sided families are searched, otherwise in their own families (any two of the three
+    span the same operators at one order)."""
     n = len(families)
     power = decode_kind(m.kinds[j], n)[0]
     kinds = list(m.kinds)
-    kinds[j] = power * n + families.index("directional")
-    kinds[k] = power * n + families.index("directional_right")
+    if {"directional", "directional_right"} <= set(families):
+        kinds[j] = power * n + families.index("directional")
+        kinds[k] = power * n + families.index("directional_right")
     betas = m.betas()
     shared = 0.5 * (betas[j] + betas[k])
     slots: list[int] = []
@@ -235,7 +265,7 @@ def tie_skewed(
 ) -> tuple[Equation, float] | None:
     """The final model (search-encoded kinds) with its best same-order skewed pair, or None
     when no tie is kept (module docstring). Returns the refitted equation and its E_fit."""
-    if not {"directional", "directional_right"} <= set(families):
+    if len(set(families) & set(PAIRED)) < 2:
         return None
     free = _encoded_model(final)
     pairs = pair_candidates(free, families)
