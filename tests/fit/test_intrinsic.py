@@ -17,14 +17,20 @@ def test_brownian_particles_recover_the_diffusion_equation_the_plain_fit_misses(
     one term near order 2."""
     u, t, x = brownian_density(100_000, 0)
     robust = {**SETTINGS, "method": "weak_pareto_robust"}
-    plain = WeakPareto(**robust).fit(u, t, x).equation_
-    assert len(plain.terms) == 2
+    plain_fit = WeakPareto(**robust).fit(u, t, x)
+    assert len(plain_fit.equation_.terms) == 2
     model = WeakPareto(noise_kind="intrinsic", **robust).fit(u, t, x)
     eq = model.equation_
     assert eq.mode == "int" and len(eq.terms) == 1
     assert abs(eq.terms[0].order - 2.0) < 0.05 and abs(eq.terms[0].coef / 0.3 - 1) < 0.02
     note = [w for w in model.warnings_ if w.code == "intrinsic_noise"]
     assert note and note[0].level == "info" and "1 term(s) removed" in note[0].message
+    # the counting noise is still flagged, but the advice no longer asks for what was done
+    (flag,) = [w for w in model.warnings_ if w.code == "correlated_noise"]
+    assert "refit with noise_kind=intrinsic" not in flag.message
+    assert "noise_kind=intrinsic corrected the final fit" in flag.message
+    (plain_flag,) = [w for w in plain_fit.warnings_ if w.code == "correlated_noise"]
+    assert "refit with noise_kind=intrinsic" in plain_flag.message
     again = WeakPareto.from_json(model.to_json())
     assert again.noise_kind == "intrinsic" and again.equation_ == eq
 

@@ -106,6 +106,8 @@ def test_particle_counting_noise_is_flagged() -> None:
     ) / np.sqrt(2)
     assert check_time_correlated_noise([white]) == []
     assert [w.code for w in check_time_correlated_noise([u])] == ["correlated_noise"]
+    (done,) = check_time_correlated_noise([u], intrinsic=True)
+    assert "refit with noise_kind=intrinsic" not in done.message
 
 
 def test_a_fit_on_particle_data_carries_the_warning() -> None:

@@ -368,6 +368,7 @@ def diagnose(ctx: FitContext) -> tuple[list[FitWarning], float, float]:
     out += check_fit(fit_error, floor)
     out += check_front(res, ctx.max_terms)
     out += _guarded(lambda: check_small_terms(eq, ctx, max(fit_error, floor)), [])
-    out += _guarded(lambda: check_time_correlated_noise(ctx.experiments), [])
+    intrinsic = ctx.noise_kind == "intrinsic"
+    out += _guarded(lambda: check_time_correlated_noise(ctx.experiments, intrinsic), [])
     out.append(noise_note(level))
     return out, level, floor

@@ -104,6 +104,9 @@ class FitContext:
     seed: int = 0
     #: The dimensionless field of every experiment, in the source's order (empty: ``u`` alone).
     fields: tuple[Array, ...] = ()
+    #: The fit's noise law (``measurement`` or ``intrinsic``: corrected for fluctuations that
+    #: obey the dynamics), so that advice does not ask for what was done.
+    noise_kind: str = "measurement"
 
     @property
     def experiments(self) -> tuple[Array, ...]:

@@ -21,7 +21,7 @@ particles' propagator is the equation's) and linear terms of the Fourier-multipl
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, cast
@@ -80,6 +80,11 @@ def check_intrinsic_supported(spec: FitSpec, data: FitData, domain: str) -> None
         raise UserInputError(f"uncertainty=bootstrap is not implemented for {what}")
     if spec.history != "none" or any(f.forcing for f in data.fields):
         raise UserInputError(f"{what} is not implemented with history= or forcing=")
+
+
+def intrinsic_applied(notes: Sequence[FitWarning]) -> bool:
+    """Whether a fit's notes say the intrinsic correction was applied (its info note)."""
+    return any(n.code == "intrinsic_noise" and n.level == "info" for n in notes)
 
 
 def _not_applied(reason: str) -> list[FitWarning]:

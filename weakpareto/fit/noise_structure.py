@@ -103,20 +103,29 @@ def time_to_space_ratio(u: Array) -> float | None:
     return time.level / min(s.level for s in white)
 
 
-def check_time_correlated_noise(fields: Sequence[Array]) -> list[FitWarning]:
-    """``correlated_noise``: noise smoother along time than along space (module docstring)."""
+def check_time_correlated_noise(
+    fields: Sequence[Array], intrinsic: bool = False
+) -> list[FitWarning]:
+    """``correlated_noise``: noise smoother along time than along space (module docstring).
+    ``intrinsic``: the fit already corrected for fluctuations that obey the dynamics, so the
+    advice names what is left (more particles, averaged repeats) instead of that option."""
     ratios = [r for r in (time_to_space_ratio(u) for u in fields) if r is not None]
     if not ratios or max(ratios) >= TIME_TO_SPACE:
         return []
     ratio = max(ratios)
+    advice = (
+        "noise_kind=intrinsic corrected the final fit for fluctuations that obey the dynamics, "
+        "but not the search that chose its terms; more particles or averaged repeats help"
+        if intrinsic
+        else "for densities of independent particles refit with noise_kind=intrinsic (corrects "
+        "for fluctuations that obey the dynamics), else more particles or averaged repeats help"
+    )
     return [
         FitWarning(
             "correlated_noise",
             f"the noise is correlated in time (its finite-difference level along t is "
             f"{ratio:.2f} of the level along x; white noise gives 1), as in densities of moving "
             "particles or filtered sensors: a weak fit reads such noise as dynamics, so the "
-            "highest spatial order tends to come out low and intervals are too narrow; for "
-            "densities of independent particles refit with noise_kind=intrinsic (corrects for "
-            "fluctuations that obey the dynamics), else more particles or averaged repeats help",
+            "highest spatial order tends to come out low and intervals are too narrow; " + advice,
         )
     ]

@@ -49,6 +49,7 @@ from weakpareto.fit.checks import (
     noise_note,
     units_warning,
 )
+from weakpareto.fit.intrinsic import intrinsic_applied
 from weakpareto.fit.kinds import check_supported
 from weakpareto.fit.run import resolve_power_mode
 from weakpareto.fit.spec import Bootstrap, FitSpec, groups_of_params, spec_from_groups
@@ -444,6 +445,7 @@ class WeakPareto:
                 u=unitless.u,
                 seed=cfg.seed,
                 fields=tuple(f.u for f in unitless_fields) if len(fields) > 1 else (),
+                noise_kind="intrinsic" if intrinsic_applied(outcome.notes) else "measurement",
             )
             checks, level, floor = diagnose(ctx)
             found += checks
