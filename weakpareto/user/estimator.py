@@ -42,18 +42,10 @@ from threadpoolctl import threadpool_limits
 
 from weakpareto._version import __version__
 from weakpareto.errors import UserInputError
-from weakpareto.fit.checks import (
-    FitContext,
-    FitWarning,
-    diagnose,
-    noise_note,
-    units_warning,
-)
-from weakpareto.fit.intrinsic import intrinsic_applied
+from weakpareto.fit.checks import FitWarning, units_warning
 from weakpareto.fit.kinds import check_supported
 from weakpareto.fit.run import resolve_power_mode
 from weakpareto.fit.spec import Bootstrap, FitSpec, groups_of_params, spec_from_groups
-from weakpareto.library.noise_level import pooled_noise_level
 from weakpareto.method.settings import (
     DEFAULT_C_MAX,
     DEFAULT_USER_METHOD,
@@ -70,6 +62,7 @@ from weakpareto.user.experiments import (
     period_given,
     split_experiments,
 )
+from weakpareto.user.fit_checks import fit_checks
 from weakpareto.user.forcing import CheckedForcing, check_forcing, given_coefficients, with_forcing
 from weakpareto.user.front_text import front_lines
 from weakpareto.user.grid_record import experiment_rows, experiments_grid, field_grid
@@ -417,8 +410,6 @@ class WeakPareto:
         scales, unitless_fields = dimensionless_fields(fields)
         given = getattr(self, "_period_given", False)
         data = with_forcing(fit_data(unitless_fields, given), forcing, scales)
-        unitless = unitless_fields[0]
-        two_d = isinstance(unitless, CheckedField2D)
         outcome, lam, found = fit_tempered(data, spec, scales)  # fit(data, spec) untempered
         raw = outcome.result
         grid = (
@@ -429,36 +420,8 @@ class WeakPareto:
         res, clipped = scales.result(raw)  # UserInputError if a final coef leaves float64
         grid["scales"] = scales.to_dict()
         grid.update(tempering_record(lam, spec.tempering))  # {} without tempered families
-        level, floor = pooled_noise_level([f.u for f in unitless_fields]), None
-        if outcome.source is not None:
-            cfg = outcome.spec.discovery
-            ctx = FitContext(
-                source=outcome.source,
-                result=raw,
-                alpha_range=cfg.alpha_range,
-                beta_range=cfg.beta_range,
-                powers=tuple(cfg.powers),
-                max_terms=cfg.c_max,
-                ridge=cfg.search.ridge,
-                operator=cfg.operator,
-                two_d=two_d,
-                u=unitless.u,
-                seed=cfg.seed,
-                fields=tuple(f.u for f in unitless_fields) if len(fields) > 1 else (),
-                noise_kind="intrinsic" if intrinsic_applied(outcome.notes) else "measurement",
-            )
-            checks, level, floor = diagnose(ctx)
-            found += checks
-        else:
-            found.append(
-                FitWarning(
-                    "no_diagnostics",
-                    f"method={spec.method} builds its own features: the fit checks (bounds, "
-                    "misfit, noise floor) were not run; compare with method=weak_pareto_robust",
-                    "info",
-                ),
-            )
-            found.append(noise_note(level))
+        checks, level, floor = fit_checks(outcome, raw, unitless_fields, spec.method)
+        found += checks
         if clipped:
             found.insert(0, units_warning(scales.u, scales.t, scales.x))
         domain_notes = outcome.domain.notes()
