@@ -47,14 +47,15 @@ import pandas as pd
 from scipy.optimize import linear_sum_assignment
 from threadpoolctl import threadpool_limits
 
-from weakpareto.benchmarks.generators import generate
+from weakpareto.benchmarks.generators import Field, generate
 from weakpareto.benchmarks.noise import add_noise
 from weakpareto.benchmarks.particles import levy_drift_case
+from weakpareto.fit.spec import AUTO_FAMILIES
 from weakpareto.io import write_csv_atomic
 from weakpareto.library.families import FamilyLibrary, family_library
 from weakpareto.method.discovery_families import discover_families
 from weakpareto.method.settings import DiscoveryConfig, named_settings
-from weakpareto.method.skew import skewed_pairs
+from weakpareto.method.skew import PAIRED, SAME_ORDER, skewed_pairs
 from weakpareto.records import FAMILIES, DiscoveryResult, Equation, Family, Term
 from weakpareto.reporting.studies.common import write_notes
 from weakpareto.reporting.studies.model_class import STEM, notes
@@ -81,9 +82,15 @@ def truth(alpha: float) -> Equation:
     return Equation("int" if alpha == 1.0 else "sub", alpha, terms, "directional")
 
 
-def source(alpha: float, noise: float) -> FamilyLibrary:
-    field = generate(field_config(alpha), 0)
+def noisy(cfg: dict[str, Any], noise: float) -> tuple[Field, np.ndarray]:
+    """The case's field (seed 0) and its values with multiplicative noise (seed NOISE_SEED)."""
+    field = generate(cfg, 0)
     u = add_noise(field.u, "multiplicative", noise, NOISE_SEED) if noise > 0 else field.u
+    return field, u
+
+
+def source(alpha: float, noise: float) -> FamilyLibrary:
+    field, u = noisy(field_config(alpha), noise)
     return family_library(u, field.t, field.x, FAMILIES)
 
 
@@ -206,12 +213,11 @@ def pairs_as_one_sided(eq: Equation) -> Equation:
     pairs = skewed_pairs(eq)
     if not pairs:
         return eq
-    paired = {"directional", "riesz", "directional_right"}
 
     def in_pair(t: Term) -> bool:
         return any(
-            t.power == p.power and abs(t.order - p.order) <= 1e-9 and not t.is_identity
-            and t.family_in(eq.operator) in paired
+            t.power == p.power and abs(t.order - p.order) <= SAME_ORDER and not t.is_identity
+            and t.family_in(eq.operator) in PAIRED
             for p in pairs
         )  # fmt: skip
 
@@ -229,25 +235,31 @@ def skew_error(estimate: Equation, true: Equation) -> float:
     return abs(est[0].skewness - tru[0].skewness)
 
 
-def skewed_row(case: str, cfg: dict[str, Any], noise: float, dc: DiscoveryConfig) -> dict[str, Any]:
-    field = generate(cfg, 0)
-    u = add_noise(field.u, "multiplicative", noise, NOISE_SEED) if noise > 0 else field.u
+def skewed_row(
+    case: str, cfg: dict[str, Any], field: Field, u: np.ndarray, dc: DiscoveryConfig
+) -> dict[str, Any]:
     lib = family_library(u, field.t, field.x, FAMILIES)
     t0 = time.perf_counter()
     result = discover_families(lib, dc, FAMILIES)
     seconds = time.perf_counter() - t0
-    return _skew_row(case, "weak_pareto_robust", result.final, result.fit_error, seconds,
-                     as_equation(cfg))  # fmt: skip
+    return _skew_row(case, "weak_pareto_robust", FAMILIES, result.final, result.fit_error,
+                     seconds, as_equation(cfg))  # fmt: skip
 
 
 def _skew_row(
-    case: str, method: str, eq: Equation, fit_error: float, seconds: float, true: Equation
+    case: str,
+    method: str,
+    families: tuple[str, ...],
+    eq: Equation,
+    fit_error: float,
+    seconds: float,
+    true: Equation,
 ) -> dict[str, Any]:
     pairs = skewed_pairs(eq)
     row = {
         "case": case,
         "method": method,
-        "families searched": ", ".join(FAMILIES),
+        "families searched": ", ".join(families),
         "equation": eq.text(sig_digits=4),
         **compare(pairs_as_one_sided(advection_as_directional(eq)), true),
         "|Δs|": skew_error(eq, true),
@@ -259,20 +271,18 @@ def _skew_row(
     return row
 
 
-def default_skewed_row(case: str, cfg: dict[str, Any], noise: float) -> dict[str, Any]:
+def default_skewed_row(
+    case: str, cfg: dict[str, Any], field: Field, u: np.ndarray
+) -> dict[str, Any]:
     """The users' door: ``WeakPareto(operator="auto")``, default method, only the ranges."""
     from weakpareto import WeakPareto
 
-    field = generate(cfg, 0)
-    u = add_noise(field.u, "multiplicative", noise, NOISE_SEED) if noise > 0 else field.u
     model = WeakPareto(operator="auto", alpha_range=(0.6, 1.1), beta_range=(0.5, 2.2))
     t0 = time.perf_counter()
     model.fit(u, field.t, field.x)
     seconds = time.perf_counter() - t0
-    row = _skew_row(case, "default, operator=auto", model.equation_, model.result_.fit_error,
-                    seconds, as_equation(cfg))  # fmt: skip
-    row["families searched"] = "directional, riesz"
-    return row
+    return _skew_row(case, "default, operator=auto", AUTO_FAMILIES, model.equation_,
+                     model.result_.fit_error, seconds, as_equation(cfg))  # fmt: skip
 
 
 def skewed_cases(n_particles: int) -> list[tuple[str, dict[str, Any], float]]:
@@ -290,9 +300,9 @@ def skewed_cases(n_particles: int) -> list[tuple[str, dict[str, Any], float]]:
 
 def skewed_rows(dc: DiscoveryConfig, n_particles: int) -> list[dict[str, Any]]:
     """Every skewed case by the three-family tie search, then by the users' default."""
-    cases = skewed_cases(n_particles)
-    rows = [skewed_row(label, cfg, noise, dc) for label, cfg, noise in cases]
-    return rows + [default_skewed_row(label, cfg, noise) for label, cfg, noise in cases]
+    cases = [(label, cfg, *noisy(cfg, noise)) for label, cfg, noise in skewed_cases(n_particles)]
+    rows = [skewed_row(label, cfg, field, u, dc) for label, cfg, field, u in cases]
+    return rows + [default_skewed_row(label, cfg, field, u) for label, cfg, field, u in cases]
 
 
 #: (label, family, order, coef, beta_range): u_t = coef X^{order, lambda} u, lambda = 1
@@ -323,9 +333,8 @@ def tempered_rows() -> list[dict[str, Any]]:
 
     rows = []
     for label, family, order, coef, beta_range in TEMPERED_CASES:
-        field = generate(tempered_config(family, order, coef), 0)
         for noise in (0.0, 0.01):
-            u = add_noise(field.u, "multiplicative", noise, NOISE_SEED) if noise > 0 else field.u
+            field, u = noisy(tempered_config(family, order, coef), noise)
             for given in (True, False):
                 model = WeakPareto(
                     operator=family,
