@@ -81,7 +81,7 @@ def fit_case(
     name: str, field: Field, truth: dict[str, Any], noise: float, seed: int, domain: str
 ) -> dict[str, Any]:
     u = np.asarray(field.u) if noise == 0 else add_noise(field.u, "multiplicative", noise, seed)
-    model = WeakPareto(domain=domain, **SETTINGS[name])
+    model = WeakPareto(operator="directional", domain=domain, **SETTINGS[name])
     t0 = time.perf_counter()
     model.fit(u, field.t, field.x)
     row = {

@@ -199,6 +199,17 @@ def test_fade_at_10_percent_has_no_warnings(noisy_fade):
     assert 0 < m.grid_["noise_floor"] < 0.1
 
 
+def test_noise_floor_of_a_family_library_is_its_families_own(noisy_fade):
+    """Without ``operator`` the fit searches a family library; a selected model of directional
+    terms leaves the surrogate noise the directional library leaves (same tests, same draw)."""
+    u, t, x = noisy_fade
+    cheap = {"alpha_range": (0.6, 1.05), "max_terms": 3, "popsize": 4, "maxiter": 8}
+    auto = WeakPareto(**cheap, polish=False).fit(u, t, x)
+    one = WeakPareto(operator="directional", **cheap, polish=False).fit(u, t, x)
+    assert auto.equation_.text() == one.equation_.text()
+    assert auto.grid_["noise_floor"] == pytest.approx(one.grid_["noise_floor"], rel=1e-12)
+
+
 def test_small_term_is_flagged(noisy_fade):
     from weakpareto.fit.checks import check_small_terms
     from weakpareto.library.weak import weak_library

@@ -26,7 +26,7 @@ def test_init_only_stores_params():
 def test_defaults_are_documented_values():
     p = WeakPareto().get_params()
     assert p == {
-        "operator": "directional",
+        "operator": None,  # auto where implemented (user/operator_default.py)
         "alpha_range": (0.5, 1.5),
         "beta_range": (0.5, 2.0),
         "powers": (0, 1, 2),

@@ -26,7 +26,7 @@ def drift_field():
 
 def test_auto_finds_each_terms_family_and_says_so_in_the_json():
     f = drift_field()
-    model = WeakPareto(operator="auto", powers=(0,), **RANGES).fit(f.u, f.t, f.x)
+    model = WeakPareto(powers=(0,), **RANGES).fit(f.u, f.t, f.x)  # no operator: auto
     terms = sorted(model.equation_.terms, key=lambda t: t.order)
     assert [t.family_in(model.equation_.operator) for t in terms] == ["directional", "riesz"]
     np.testing.assert_allclose([t.order for t in terms], [1.0, 1.5], atol=0.02)

@@ -102,6 +102,7 @@ from weakpareto.fit.probes import (
     probe_other_family,
 )
 from weakpareto.fit.probes import bound_advice as _bound_advice
+from weakpareto.library.families import FamilyLibrary
 from weakpareto.library.forcing import ForcedSource
 from weakpareto.library.gram import FeatureSource
 from weakpareto.library.noise_level import pooled_noise_level
@@ -187,10 +188,15 @@ def check_bounds(eq: Equation, ctx: FitContext) -> list[FitWarning]:
 
 
 def _surrogate(source: FeatureSource, noise: Array) -> FeatureSource | None:
-    """``source`` with its field replaced by ``noise`` (same tests); None when the source is
-    not a dataclass holding its field ``u``."""
+    """``source`` with its field replaced by ``noise`` (same tests; a family library's every
+    family); None when the source is not a dataclass holding its field ``u``."""
     if isinstance(source, ForcedSource):  # the known forcing carries no noise
         source = source.base
+    if isinstance(source, FamilyLibrary):
+        parts = [_surrogate(part, noise) for part in source.parts]
+        if any(part is None for part in parts):
+            return None
+        return FamilyLibrary(source.families, tuple(cast(FeatureSource, p) for p in parts))
     if not dataclasses.is_dataclass(source) or isinstance(source, type):
         return None
     fields = {f.name for f in dataclasses.fields(source)}

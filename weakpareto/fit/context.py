@@ -15,6 +15,7 @@ from typing import Any, Literal
 import numpy as np
 
 from weakpareto._typing import Array
+from weakpareto.fit.spec import NoiseKind
 from weakpareto.library.families import decode_kind, families_of
 from weakpareto.library.gram import FeatureSource
 from weakpareto.method.exact_fit import exact_system
@@ -106,7 +107,7 @@ class FitContext:
     fields: tuple[Array, ...] = ()
     #: The fit's noise law (``measurement`` or ``intrinsic``: corrected for fluctuations that
     #: obey the dynamics), so that advice does not ask for what was done.
-    noise_kind: str = "measurement"
+    noise_kind: NoiseKind = "measurement"
 
     @property
     def experiments(self) -> tuple[Array, ...]:

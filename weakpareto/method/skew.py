@@ -21,7 +21,7 @@ takes the final model of such a search and, for every pair of its terms of one p
 different families, refits the model with that pair at one shared order — replaced by
 ``(D_+, D_-)`` when both one-sided families are searched, in its own two families otherwise
 (``operator=auto`` searches directional and Riesz: ``c D_+ + d R`` at one order is the skewed
-operator too) — : the shared order starts at the pair's mean order and, with every other order (and
+operator too). The shared order starts at the pair's mean order and, with every other order (and
 ``alpha`` in a fractional branch), is polished by Nelder-Mead on the exact all-row residual
 within the polishing trust radius of its start (as :meth:`weakpareto.method.discovery.
 Discovery.polish`); coefficients are then refitted (paper Eq. 22). The best tied model is kept

@@ -1,6 +1,6 @@
 """``wp discover``: discover an equation in your own data file.
 
-``wp discover data=<file> [operator=directional|riesz|auto] [alpha_range=[lo,hi]]
+``wp discover data=<file> [operator=auto|directional|riesz] [alpha_range=[lo,hi]]
 [beta_range=[lo,hi]] [powers=[0,1,2]] [period=<L>] [period_y=<L>] [power_mode=auto|raw|positive]
 [seed=<int>] [max_terms=<int>] [u_key=<name>] [t_key=<name>] [x_key=<name>] [y_key=<name>]
 [uncertainty=bootstrap] [n_boot=200] [level=0.9] [domain=auto|periodic|bounded]
@@ -52,7 +52,6 @@ from typing import Any
 import numpy as np
 
 from weakpareto.errors import UserInputError
-from weakpareto.fit.spec import FitSpec
 from weakpareto.io import write_json_atomic
 from weakpareto.user.estimator import WeakPareto
 from weakpareto.user.experiments import split_experiments
@@ -111,6 +110,8 @@ def usage() -> str:
         "  u_key/t_key/x_key (default u|usol|U|uu, t|tt, x|xx); .csv/.parquet: long form, "
         "columns t, x, u\n"
         "  2-D: also y (ny) with u (nt x nx x ny), or a column y; linear terms only, powers=[0]\n"
+        "  operator not given: auto (each term's family, directional or riesz, chosen by the data)"
+        " where implemented, else directional with an info line\n"
         "  known forcing (1-D): forcing=<f.npz|.npy|.mat or an array of the data file>, a list "
         "[a.npz,b] for several; forcing_coef=<c> or [name:c] fixes coefficients\n"
         "  example: wp discover data=f.npz operator=directional alpha_range=[0.6,1.05] "
@@ -241,7 +242,7 @@ def discover_command(args: list[str]) -> None:
     else:
         terms = f"{g['power_mode']} power mode"
     print(
-        f"operator {_operator_text(spec)}, alpha_range {list(cfg.alpha_range)}, beta_range "
+        f"operator {g['operator']}, alpha_range {list(cfg.alpha_range)}, beta_range "
         f"{list(cfg.beta_range)}, powers {list(cfg.powers)} ({terms}), "
         f"{counts} test functions"
     )
@@ -302,17 +303,6 @@ def _read_data(
     for k, ((p, d), f) in enumerate(zip(files, fields, strict=True)):
         print(f"experiment {k + 1}: {_describe(p, f, d.notes)}")
     return paths, fields
-
-
-def _operator_text(spec: FitSpec) -> str:
-    """The searched operator: one family, or (``operator=auto``, joined or tempered families)
-    the families per term, with the tempering lambda when given."""
-    if spec.families and spec.tempered:
-        lam = "estimated" if spec.tempering is None else f"{spec.tempering:g}"
-        return f"{'+'.join(spec.families)} (tempering lambda {lam})"
-    if spec.families:
-        return f"auto ({' or '.join(spec.families)} per term)"
-    return str(spec.discovery.operator)
 
 
 def _counts_text(grid: dict[str, Any]) -> str:

@@ -66,6 +66,7 @@ from weakpareto.user.fit_checks import fit_checks
 from weakpareto.user.forcing import CheckedForcing, check_forcing, given_coefficients, with_forcing
 from weakpareto.user.front_text import front_lines
 from weakpareto.user.grid_record import experiment_rows, experiments_grid, field_grid
+from weakpareto.user.operator_default import default_operator_spec, searched_operator
 from weakpareto.user.record_options import with_history, with_noise
 from weakpareto.user.saved_state import (
     check_state_params,
@@ -115,10 +116,13 @@ class WeakPareto:
     the search ranges, which the paper declares per benchmark in tab:searchranges and which here
     default to a generic range)
     ----------
-    operator : {"directional", "riesz"}
+    operator : {None, "auto", "directional", "riesz"} or a tempered family, default None
         Periodic spatial operator family (paper Eqs. 2-3): ``directional`` has multiplier
         ``(i kappa)^beta`` (beta=1 is ``u_x``; transport), ``riesz`` has ``-|kappa|^beta``
-        (beta=2 is ``u_xx``; symmetric diffusion).
+        (beta=2 is ``u_xx``; symmetric diffusion); ``auto`` chooses each term's family from
+        the data. None: ``auto`` where it is implemented (1-D periodic weak Pareto fits without
+        bootstrap, forcing, history or the intrinsic-noise correction), else ``directional``
+        with an info note (:mod:`weakpareto.user.operator_default`).
     alpha_range : (lo, hi), 0 < lo < hi < 2, default (0.5, 1.5)
         Temporal Caputo-order interval. The parts below 1, the exact integer ``alpha = 1`` and the
         part above 1 are searched as separate branches sub / int / sup (paper Sec. 4.2).
@@ -224,7 +228,7 @@ class WeakPareto:
 
     def __init__(
         self,
-        operator: str = "directional",
+        operator: str | None = None,
         alpha_range: tuple[float, float] = (0.5, 1.5),
         beta_range: tuple[float, float] = (0.5, 2.0),
         powers: tuple[int, ...] = (0, 1, 2),
@@ -304,8 +308,16 @@ class WeakPareto:
     def fit_spec(self) -> FitSpec:
         """The :class:`~weakpareto.fit.spec.FitSpec` of the current (validated) parameters:
         the method's ``conf/`` settings, each parameter written into its config key
-        (:data:`weakpareto.fit.spec.PARAMETERS`), the same translation as ``wp run``."""
-        p = check_params(self.get_params())
+        (:data:`weakpareto.fit.spec.PARAMETERS`), the same translation as ``wp run``. Without
+        ``operator``: ``auto`` where the other parameters allow it, else ``directional``
+        (:mod:`weakpareto.user.operator_default`; the data may still narrow it at the fit)."""
+        if self.operator is None:
+            return default_operator_spec(self._spec_of)[0]
+        return self._spec_of(self.operator)
+
+    def _spec_of(self, operator: str) -> FitSpec:
+        """:meth:`fit_spec` with the given operator."""
+        p = check_params({**self.get_params(), "operator": operator})
         unc = check_uncertainty(self.get_params())
         boot = None if unc["uncertainty"] is None else Bootstrap(unc["n_boot"], unc["level"])
         spec = spec_from_groups(
@@ -410,7 +422,11 @@ class WeakPareto:
         scales, unitless_fields = dimensionless_fields(fields)
         given = getattr(self, "_period_given", False)
         data = with_forcing(fit_data(unitless_fields, given), forcing, scales)
+        operator_notes: list[FitWarning] = []
+        if self.operator is None:  # the family the data allow (``spec`` decided before them)
+            spec, operator_notes = default_operator_spec(self._spec_of, data)
         outcome, lam, found = fit_tempered(data, spec, scales)  # fit(data, spec) untempered
+        found = operator_notes + found
         raw = outcome.result
         grid = (
             field_grid(fields[0], outcome)
@@ -419,6 +435,7 @@ class WeakPareto:
         )
         res, clipped = scales.result(raw)  # UserInputError if a final coef leaves float64
         grid["scales"] = scales.to_dict()
+        grid["operator"] = searched_operator(spec)
         grid.update(tempering_record(lam, spec.tempering))  # {} without tempered families
         checks, level, floor = fit_checks(outcome, raw, unitless_fields, spec.method)
         found += checks

@@ -20,6 +20,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from weakpareto.errors import UserInputError
+from weakpareto.fit.spec import AUTO_FAMILIES, operator_families
+from weakpareto.library.families import column_kinds
 from weakpareto.library.weak import BATCH_VALUES
 from weakpareto.method.discovery import search_seed
 from weakpareto.method.search import power_patterns
@@ -30,15 +32,29 @@ from weakpareto.method.settings import (
 )
 from weakpareto.numerics.orders import temporal_branches
 from weakpareto.numerics.windows import fourier_max_mode, paper_test_counts
+from weakpareto.user.validation import OPERATORS
 
 # -- seeds ------------------------------------------------------------------------------------
 #: numpy's legacy seeding (used by scipy's differential evolution) takes 0 <= seed < 2**32.
 SEED_LIMIT = 2**32
 
 
+def searched_family_count(operator: str | None) -> int:
+    """How many operator families a 1-D search runs with (not given: ``auto``'s, the most it
+    may use)."""
+    if operator is None or operator == "auto":
+        return len(AUTO_FAMILIES)
+    return len(operator_families(operator)) if operator not in OPERATORS else 1
+
+
 def max_seed(params: Mapping[str, Any], dims: int = 1) -> int:
-    """Largest ``seed`` whose derived DE seeds all stay below ``2**32`` for these settings."""
-    search_powers = tuple(params["powers"]) if dims == 1 else (0, 1)  # 2-D: directions
+    """Largest ``seed`` whose derived DE seeds all stay below ``2**32`` for these settings
+    (several families: the search's powers are the (power, family) column kinds)."""
+    if dims == 1:
+        n_families = searched_family_count(params.get("operator"))
+        search_powers = column_kinds(tuple(params["powers"]), n_families)
+    else:
+        search_powers = (0, 1)  # 2-D: directions
     branches = temporal_branches(params["alpha_range"], DEFAULT_N_ALPHA_NODES, DEFAULT_EPS_ALPHA)
     # DE seeds are method.discovery.search_seed(seed, c, pattern, branch)
     offset = max(

@@ -128,9 +128,12 @@ def check_choice(name: str, value: Any, choices: Sequence[str], hint: str = "") 
     return value
 
 
-def check_operator(value: Any) -> str:
+def check_operator(value: Any) -> str | None:
     """Spatial operator family of the periodic library (paper Eqs. 2-3), ``auto``, a tempered
-    family or families joined by ``+`` (docs/method/tempered.md)."""
+    family or families joined by ``+`` (docs/method/tempered.md); None: not given
+    (:mod:`weakpareto.user.operator_default` decides)."""
+    if value is None:
+        return None
     if isinstance(value, str) and (FAMILY_JOIN in value or value in TEMPERED_FAMILIES):
         operator_families(value)  # one-line refusal of unknown or repeated names
         return value
