@@ -4,8 +4,9 @@ Without ``operator``, each term's family is chosen by the data (``operator=auto`
 or Riesz per term, docs/user-guide.md#the-model-class) wherever that search is implemented; where
 it is not (2-D data, a bounded window, bootstrap uncertainty, known forcing, an unobserved
 history, the intrinsic-noise correction, methods other than the weak Pareto search) the
-directional family of the paper is fitted and an info note says why. The decision uses the fit's
-own refusals (:func:`preflight`), so it cannot drift from what the fit supports.
+directional family of the paper is fitted and an info note says why. The decision replays the
+refusals :func:`weakpareto.fit.run.fit` makes before it computes (:func:`preflight`: the same
+functions in the same order), so a refusal added there belongs in both.
 """
 
 from __future__ import annotations
