@@ -7,7 +7,7 @@ in one process with one BLAS thread. Reports the recovery counts (support and op
 ``wp run`` scores them, plus "every term in the truth's family") and the time ratio
 default / one family (sums over the seeds). Writes results/bench/operator_default.{csv,md}.
 
-    python scripts/bench_operator_default.py [--seeds 5] [--out-dir results/bench]
+    python scripts/bench_operator_default.py [--seeds 5] [--out-dir results/bench] [--render LOAD]
 """
 
 from __future__ import annotations
@@ -125,7 +125,8 @@ def summary(df: pd.DataFrame, load: float) -> str:
         "# The users' door without `operator`: cost and recovery",
         "",
         "`scripts/bench_operator_default.py`: per case and seed one `WeakPareto` fit with the "
-        "truth's own family (`operator=directional` or `riesz`) and one without `operator` "
+        "truth's own family (`operator=directional` or `riesz`; for the Lévy flight with drift, "
+        "which needs both, the directional family) and one without `operator` "
         "(each term's family chosen by the data, `operator=auto`), default method, the "
         "benchmark's ranges and powers, seed = noise seed, interleaved in one process, one BLAS "
         f"thread. Commit {commit}, {datetime.date.today()}, 1-minute load average {load:.2f} "
@@ -151,7 +152,7 @@ def summary(df: pd.DataFrame, load: float) -> str:
         f"({total['default']:.1f} s against {total['one family']:.1f} s).",
         "",
         "support and operator: `wp run`'s scores (`weakpareto.evaluation.metrics.score`); "
-        "families: every term at its order in the truth's family.",
+        "families: the estimate's terms are the truth's (power, family) pairs.",
     ]
     return "\n".join(lines) + "\n"
 
@@ -160,7 +161,18 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--out-dir", type=Path, default=Path("results/bench"))
+    ap.add_argument(
+        "--render",
+        type=float,
+        default=None,
+        metavar="LOAD",
+        help="only re-render the .md from the CSV (the load recorded at its run)",
+    )
     args = ap.parse_args()
+    if args.render is not None:
+        df = pd.read_csv(args.out_dir / "operator_default.csv")
+        (args.out_dir / "operator_default.md").write_text(summary(df, args.render))
+        return
     load = os.getloadavg()[0]
     df = run(args.seeds)
     args.out_dir.mkdir(parents=True, exist_ok=True)
