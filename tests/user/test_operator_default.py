@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 import json
 
 import numpy as np
 import pytest
 
+from weakpareto.benchmarks.forced import forced_riesz_field
+from weakpareto.benchmarks.generators import generate
+from weakpareto.benchmarks.particles import levy_drift_case
 from weakpareto.cli import main
 from weakpareto.errors import UserInputError
 from weakpareto.user.estimator import WeakPareto
@@ -14,6 +18,21 @@ from weakpareto.user.limits import max_seed
 from weakpareto.user.validation import check_params
 
 CHEAP = {"popsize": 3, "maxiter": 3, "max_terms": 2, "polish": False, "powers": (0,)}
+RANGES = {"alpha_range": (0.6, 1.1), "beta_range": (0.5, 2.2)}
+
+
+@functools.cache
+def drift_field():
+    """Exact solution of u_t = -0.5 u_x + 0.3 R^1.5 u: it needs both families."""
+    return generate(levy_drift_case(1.0), 0)
+
+
+@functools.cache
+def drift_free_riesz():
+    """The same initial condition under u_t = 0.3 R^1.5 u alone: one family (Riesz)."""
+    cfg = levy_drift_case(1.0)
+    cfg["truth"]["terms"] = [t for t in cfg["truth"]["terms"] if t.get("family") == "riesz"]
+    return generate(cfg, 0)
 
 
 def _travelling_wave(nt: int = 40, nx: int = 32):
@@ -39,22 +58,38 @@ def test_no_operator_is_auto_bit_for_bit():
     assert json.loads(default.to_json())["params"]["operator"] is None
 
 
-@pytest.mark.parametrize(
-    "kwargs, fit_args, needle",
-    [
-        ({"domain": "bounded"}, {}, "bounded window"),
-        ({"uncertainty": "bootstrap", "n_boot": 5}, {}, "resamples one operator family"),
-    ],
-)
-def test_no_operator_falls_back_to_directional_and_says_why(kwargs, fit_args, needle):
+def test_no_operator_on_a_bounded_window_falls_back_to_directional_and_says_why():
     u, t, x = _travelling_wave()
-    model = WeakPareto(**CHEAP, **kwargs).fit(u, t, x, **fit_args)
+    model = WeakPareto(**CHEAP, domain="bounded").fit(u, t, x)
     notes = {w.code: w for w in model.warnings_}
     assert notes["operator_default"].level == "info"
-    assert needle in notes["operator_default"].message
+    assert "bounded window" in notes["operator_default"].message
     assert model.grid_["operator"] == "directional"
-    one = WeakPareto(operator="directional", **CHEAP, **kwargs).fit(u, t, x, **fit_args)
+    one = WeakPareto(operator="directional", **CHEAP, domain="bounded").fit(u, t, x)
     assert _result(model) == _result(one)  # the fallback is the one-family fit itself
+
+
+def test_a_one_family_option_takes_the_family_a_plain_auto_fit_chooses():
+    """uncertainty= resamples one family: the plain auto fit picks it, then the bootstrap fit
+    is exactly the one with that family given."""
+    f = drift_free_riesz()
+    settings = {**CHEAP, "alpha_range": (0.6, 1.1), "beta_range": (0.5, 2.2)}
+    model = WeakPareto(**settings, uncertainty="bootstrap", n_boot=5).fit(f.u, f.t, f.x)
+    notes = {w.code: w.message for w in model.warnings_}
+    assert "uncertainty=bootstrap fits one operator family" in notes["operator_default"]
+    assert model.grid_["operator"] == "riesz"
+    given = WeakPareto(operator="riesz", **settings, uncertainty="bootstrap", n_boot=5)
+    assert _result(model) == _result(given.fit(f.u, f.t, f.x))
+    assert model.uncertainty_ is not None
+
+
+def test_a_one_family_option_on_data_that_need_two_families_is_refused_in_one_line():
+    f = drift_field()
+    with pytest.raises(UserInputError, match="needs directional, riesz terms") as err:
+        WeakPareto(noise_kind="intrinsic", powers=(0,), **RANGES).fit(f.u, f.t, f.x)
+    assert "\n" not in str(err.value) and "give operator=directional or operator=riesz" in str(
+        err.value
+    )
 
 
 def test_no_operator_on_2d_data_fits_the_directional_family():
@@ -91,3 +126,15 @@ def test_discover_prints_and_stores_the_searched_operator(tmp_path, capsys):
     printed = capsys.readouterr().out
     assert "operator auto (directional or riesz per term), alpha_range" in printed
     assert json.loads(out.read_text())["grid"]["operator"].startswith("auto")
+
+
+def test_known_forcing_without_operator_fits_the_family_the_data_need():
+    """D_t u = 0.3 R^1.5 u + 0.5 f (closed form): the plain auto fit picks Riesz, the forced fit
+    then recovers K and the forcing's coefficient as with operator=riesz given."""
+    d = forced_riesz_field(alpha=1.0)
+    model = WeakPareto(alpha_range=(0.5, 1.5), beta_range=(0.5, 2.0))
+    model.fit(d.u, d.t, d.x, forcing={"source": d.f})
+    assert model.grid_["operator"] == "riesz"
+    terms = {t.forcing or f"R^{t.order:.2f}": t.coef for t in model.equation_.terms}
+    assert terms.keys() == {"R^1.50", "source"}
+    np.testing.assert_allclose([terms["R^1.50"], terms["source"]], [0.3, 0.5], rtol=0.01)

@@ -45,6 +45,7 @@ from weakpareto.errors import UserInputError
 from weakpareto.fit.checks import FitWarning, units_warning
 from weakpareto.fit.kinds import check_supported
 from weakpareto.fit.run import resolve_power_mode
+from weakpareto.fit.sources import FitData
 from weakpareto.fit.spec import Bootstrap, FitSpec, groups_of_params, spec_from_groups
 from weakpareto.method.settings import (
     DEFAULT_C_MAX,
@@ -66,7 +67,11 @@ from weakpareto.user.fit_checks import fit_checks
 from weakpareto.user.forcing import CheckedForcing, check_forcing, given_coefficients, with_forcing
 from weakpareto.user.front_text import front_lines
 from weakpareto.user.grid_record import experiment_rows, experiments_grid, field_grid
-from weakpareto.user.operator_default import default_operator_spec, searched_operator
+from weakpareto.user.operator_default import (
+    default_operator_spec,
+    resolve_operator,
+    searched_operator,
+)
 from weakpareto.user.record_options import with_history, with_noise
 from weakpareto.user.saved_state import (
     check_state_params,
@@ -74,6 +79,7 @@ from weakpareto.user.saved_state import (
     parse_state_json,
     state_params,
 )
+from weakpareto.user.scaling import Scales
 from weakpareto.user.serialise import (
     as_float,
     changed_params,
@@ -120,9 +126,9 @@ class WeakPareto:
         Periodic spatial operator family (paper Eqs. 2-3): ``directional`` has multiplier
         ``(i kappa)^beta`` (beta=1 is ``u_x``; transport), ``riesz`` has ``-|kappa|^beta``
         (beta=2 is ``u_xx``; symmetric diffusion); ``auto`` chooses each term's family from
-        the data. None: ``auto`` where it is implemented (1-D periodic weak Pareto fits without
-        bootstrap, forcing, history or the intrinsic-noise correction), else ``directional``
-        with an info note (:mod:`weakpareto.user.operator_default`).
+        the data. None: ``auto`` where implemented (1-D periodic weak Pareto fits; options that
+        fit one family take the family a plain ``auto`` fit chooses), else ``directional`` with
+        an info note (:mod:`weakpareto.user.operator_default`).
     alpha_range : (lo, hi), 0 < lo < hi < 2, default (0.5, 1.5)
         Temporal Caputo-order interval. The parts below 1, the exact integer ``alpha = 1`` and the
         part above 1 are searched as separate branches sub / int / sup (paper Sec. 4.2).
@@ -312,19 +318,31 @@ class WeakPareto:
         ``operator``: ``auto`` where the other parameters allow it, else ``directional``
         (:mod:`weakpareto.user.operator_default`; the data may still narrow it at the fit)."""
         if self.operator is None:
-            return default_operator_spec(self._spec_of)[0]
+            return default_operator_spec(self._spec_of)
         return self._spec_of(self.operator)
 
-    def _spec_of(self, operator: str) -> FitSpec:
-        """:meth:`fit_spec` with the given operator."""
+    def _spec_of(self, operator: str, plain: bool = False) -> FitSpec:
+        """:meth:`fit_spec` with the given operator; ``plain``: without the options that fit
+        one operator family (bootstrap, history, intrinsic noise)."""
         p = check_params({**self.get_params(), "operator": operator})
         unc = check_uncertainty(self.get_params())
         boot = None if unc["uncertainty"] is None else Bootstrap(unc["n_boot"], unc["level"])
         spec = spec_from_groups(
-            groups_of_params(p), p["seed"], domain=p["domain"], uncertainty=boot
+            groups_of_params(p), p["seed"], domain=p["domain"], uncertainty=None if plain else boot
         )
         check_supported(spec, two_dims=False, domain="periodic", rescaled=True)  # before any data
+        if plain:
+            return spec
         return with_noise(with_history(spec, self.history), self.noise_kind)
+
+    def _operator_for(self, data: FitData, scales: Scales) -> tuple[FitSpec, list[FitWarning]]:
+        """The spec of a fit without ``operator`` (:func:`resolve_operator`)."""
+        return resolve_operator(
+            self._spec_of,
+            lambda op: self._spec_of(op, plain=True),
+            data,
+            lambda spec, d: fit_tempered(d, spec, scales)[0].result.final,
+        )
 
     def discovery_config(self) -> DiscoveryConfig:
         """The :class:`DiscoveryConfig` of the current (validated) parameters."""
@@ -424,7 +442,7 @@ class WeakPareto:
         data = with_forcing(fit_data(unitless_fields, given), forcing, scales)
         operator_notes: list[FitWarning] = []
         if self.operator is None:  # the family the data allow (``spec`` decided before them)
-            spec, operator_notes = default_operator_spec(self._spec_of, data)
+            spec, operator_notes = self._operator_for(data, scales)
         outcome, lam, found = fit_tempered(data, spec, scales)  # fit(data, spec) untempered
         found = operator_notes + found
         raw = outcome.result
