@@ -13,8 +13,10 @@ from weakpareto.benchmarks.generators import generate
 from weakpareto.benchmarks.particles import levy_drift_case
 from weakpareto.cli import main
 from weakpareto.errors import UserInputError
+from weakpareto.records import Equation, Term
 from weakpareto.user.estimator import WeakPareto
 from weakpareto.user.limits import max_seed
+from weakpareto.user.operator_default import one_family
 from weakpareto.user.validation import check_params
 
 CHEAP = {"popsize": 3, "maxiter": 3, "max_terms": 2, "polish": False, "powers": (0,)}
@@ -138,3 +140,14 @@ def test_known_forcing_without_operator_fits_the_family_the_data_need():
     terms = {t.forcing or f"R^{t.order:.2f}": t.coef for t in model.equation_.terms}
     assert terms.keys() == {"R^1.50", "source"}
     np.testing.assert_allclose([terms["R^1.50"], terms["source"]], [0.3, 0.5], rtol=0.01)
+
+
+def test_one_family_reads_order_two_and_the_identity_as_either_family():
+    def eq(*terms: Term) -> Equation:
+        return Equation("int", 1.0, terms, "directional")
+
+    riesz = "riesz"
+    assert one_family(eq(Term(0, 1.0, -0.5), Term(0, 1.5, 0.3, family=riesz))) is None
+    assert one_family(eq(Term(0, 1.0, -0.5), Term(0, 1.99, 0.3, family=riesz))) == "directional"
+    assert one_family(eq(Term(0, 0.0, 0.1), Term(0, 1.5, 0.3, family=riesz))) == "riesz"
+    assert one_family(eq(Term(0, 0.0, 0.1))) == "directional"
