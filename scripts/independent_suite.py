@@ -48,11 +48,10 @@ from weakpareto.io import write_csv_atomic
 from weakpareto.records import Equation
 from weakpareto.reporting.studies.independent import STEM
 from weakpareto.reporting.studies.registry import write_study
+from weakpareto.user.operator_default import distinct_families
 
 CASES = Path(__file__).with_name("independent_cases.yaml")
 NOISE_SEED = 11
-#: orders this close to 2 are one operator in both families (within every judged tolerance)
-SAME_AT_TWO = 0.05
 
 
 def _exact_config(case: dict[str, Any], suite: dict[str, Any]) -> dict[str, Any]:
@@ -105,12 +104,9 @@ def tolerances(kind: str, noise: float, particles: int) -> tuple[float, float, f
 
 
 def in_family(eq: Equation, family: str) -> bool:
-    """Every term in the truth's ``family``, where the families differ: the identity and order
-    2 are the same operator in both (``(i k)^2 = -|k|^2``)."""
-    return all(
-        t.is_identity or abs(t.order - 2.0) <= SAME_AT_TWO or t.family_in(eq.operator) == family
-        for t in eq.terms
-    )
+    """Every term in the truth's ``family``, where the families differ (the identity and order
+    2 are the same operator in both: :func:`weakpareto.user.operator_default.distinct_families`)."""
+    return distinct_families(eq) <= {family}
 
 
 def run_case(cfg: dict[str, Any], kind: str, noise: float, suite: dict[str, Any]) -> list[dict]:

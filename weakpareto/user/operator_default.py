@@ -70,14 +70,20 @@ def options_text(spec: FitSpec, data: FitData) -> str:
     return ", ".join(g for g in given if g)
 
 
-def one_family(eq: Equation) -> Family | None:
-    """The one family every term of ``eq`` is in (order 2 and the identity fit either), or
-    None when it needs two."""
-    families = {
+def distinct_families(eq: Equation) -> set[Family]:
+    """The families of ``eq``'s terms where the families differ (the identity and orders
+    within :data:`SAME_AT_TWO` of 2 fit either)."""
+    return {
         cast(Family, t.family_in(eq.operator))
         for t in eq.terms
         if not t.is_identity and abs(t.order - 2.0) > SAME_AT_TWO
     }
+
+
+def one_family(eq: Equation) -> Family | None:
+    """The one family every term of ``eq`` is in (order 2 and the identity fit either), or
+    None when it needs two."""
+    families = distinct_families(eq)
     if len(families) > 1:
         return None
     return families.pop() if families else FALLBACK_FAMILY
