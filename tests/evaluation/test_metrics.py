@@ -135,6 +135,25 @@ def test_truth_equation_from_yaml_keeps_stored_order():
     assert plain.mode == "sub" and plain.operator == "directional"
 
 
+def test_truth_equation_keeps_each_terms_family_and_refuses_an_unknown_one():
+    """A drift beside a Riesz dispersion (u_t = -0.5 D_x^1 u + 0.3 R^1.5 u): the terms keep
+    their families, so a fit that puts the dispersion in the wrong family is scored wrong."""
+    truth = {
+        "alpha": 1.0,
+        "operator": "directional",
+        "terms": [
+            {"power": 0, "order": 1.0, "coef": -0.5, "family": "directional"},
+            {"power": 0, "order": 1.5, "coef": 0.3, "family": "riesz"},
+        ],
+    }
+    eq = truth_equation({"truth": truth})
+    assert [t.family for t in eq.terms] == ["directional", "riesz"]
+    assert [t.family_in(eq.operator) for t in eq.terms] == ["directional", "riesz"]
+    bad = {**truth, "terms": [{"power": 0, "order": 1.5, "coef": 0.3, "family": "levy"}]}
+    with pytest.raises(ValueError, match="unknown term family 'levy'"):
+        truth_equation({"truth": bad})
+
+
 def test_mean_sd_uses_sample_sd():
     m, s = mean_sd([0.1, 0.2, 0.4, float("nan"), None])
     assert m == pytest.approx(0.7 / 3)

@@ -86,3 +86,34 @@ def test_given_coefficient_moves_to_the_target(small):
     expect_int = lib.targets(np.array([1.0]), "int") - 0.7 * 0.5 * fcol[None]
     np.testing.assert_allclose(src.targets(np.array([1.0]), "int"), expect_int, rtol=1e-12)
     np.testing.assert_array_equal(src.columns(1, np.array([1.3])), lib.columns(1, np.array([1.3])))
+
+
+def test_a_family_library_under_forcing_keeps_its_families_and_shared_column(small):
+    """Several operator families share the field and the tests: the forcing column of the
+    family library is each family's own; ``families_of`` and ``restrict_families`` see through
+    the forcing, and a restricted source's columns are the restricted library's, projected."""
+    from weakpareto.library.families import (
+        families_of,
+        restrict_families,
+        term_kind,
+        with_families,
+    )
+
+    u, t, x, f = small
+    base = exact_time_weak_library(u, t, x, operator="directional", test_counts=(6, 8))
+    lib = with_families(base, ("directional", "riesz"))
+    forced = forced_source(lib, (Forcing("f", f),))
+    for part in lib.parts:
+        np.testing.assert_array_equal(forced.forcing_columns[0], weak_forcing_column(part, f))
+    assert families_of(forced) == ("directional", "riesz")
+    assert term_kind(forced, 1, "riesz") == 3 and term_kind(base, 1, "riesz") == 1
+    riesz = restrict_families(forced, ("riesz",))
+    assert isinstance(riesz, ForcedSource) and riesz.base is lib.parts[1]
+    betas = np.array([1.5])
+    np.testing.assert_allclose(
+        riesz.columns(0, betas), forced.columns(term_kind(forced, 0, "riesz"), betas), rtol=1e-14
+    )
+    # the projection removes the forcing: every projected column is orthogonal to it
+    assert abs(riesz.columns(0, betas)[0] @ forced.forcing_columns[0]) < 1e-10 * np.linalg.norm(
+        riesz.columns(0, betas)[0]
+    ) * np.linalg.norm(forced.forcing_columns[0])

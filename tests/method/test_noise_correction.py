@@ -91,8 +91,9 @@ def test_clean_time_fractional_riesz_diffusion_is_one_term_with_the_exact_target
 
 def test_profiled_super_unit_systems_take_their_floor_from_projected_nodes():
     """Super-unit benchmark at 1 % noise, weak_pareto_exact (u'(0) profiled): the super-unit
-    floor of an exact system is the least noisy *projected* target node, so an exact system at
-    a node keeps exactly its share above that floor; other branches keep the banks' floor."""
+    floor of an exact system is the least noisy *projected* target node (energies in units of
+    the record's duration T), so an exact system at a node keeps exactly its share above that
+    floor; other branches keep the banks' floor."""
     cfg = _cfg("superunit", 0.01, "weak_pareto_exact")
     f = generate(cfg.benchmark, 0)
     u = add_noise(f.u, "multiplicative", 0.01, 0)
@@ -101,15 +102,19 @@ def test_profiled_super_unit_systems_take_their_floor_from_projected_nodes():
     profiled = d.noise.profiled_reference
     assert profiled is not None
     nodes = d.noise.superunit_nodes
+    duration = float(f.t[-1] - f.t[0])
+    assert d.noise.duration == pytest.approx(duration, rel=1e-12)
     train = [
         d.noise.covariance.systems("sup", float(a), (), np.zeros(0), d.noise.masks)[0][0, 0]
+        * duration ** (2 * a)
         for a in nodes
     ]
     assert profiled[0] == pytest.approx(min(train), rel=1e-12)
     unprojected = d.noise.reference[0]["superunit"]
     assert profiled[0] < unprojected
-    assert d.noise.floor("sup", 0) == profiled[0]
-    assert d.noise.floor("int", 1) == d.noise.reference[1]["unit"]
+    a = float(nodes[3])
+    assert d.noise.floor("sup", a, 0) == pytest.approx(profiled[0] / duration ** (2 * a))
+    assert d.noise.floor("int", 1.0, 1) == pytest.approx(d.noise.reference[1]["unit"] / duration**2)
 
 
 @pytest.mark.parametrize(
@@ -155,3 +160,51 @@ def test_a_clean_logistic_source_is_not_shrunk_into_a_wrong_model():
     m = score(model.equation_, truth_equation(cfg))
     assert m.support_ok and m.e_alpha < 0.02 and m.e_beta_max < 0.02 and m.e_xi_max < 0.02
     assert model.result_.search_ridge == pytest.approx(1e-4)
+
+
+@pytest.fixture(scope="module")
+def time_unit_discoveries():
+    """Time-space fractional RD at 2 % noise, seed 0, weak_pareto_exact, with time measured in
+    the benchmark's unit and in a unit ten times shorter (t -> 10 t)."""
+    cfg = _cfg("rd_timespace", 0.02, "weak_pareto_exact")
+    f = generate(cfg.benchmark, 0)
+    u = add_noise(f.u, "multiplicative", 0.02, 0)
+    return {
+        s: Discovery(build_source(cfg, u, np.asarray(f.t) * s, f.x), discovery_config(cfg, 0))
+        for s in (1.0, 10.0)
+    }
+
+
+def test_the_kept_noise_share_and_the_corrected_targets_follow_the_time_unit(
+    time_unit_discoveries,
+):
+    """A target of order alpha scales as s^-alpha when time is counted in units s times smaller
+    (t -> s t), all weak rows by one further factor (the time integral); so the corrected Gram
+    entries of targets a, b must scale as s^-(alpha_a + alpha_b) times one constant, which one
+    energy kept by every order in the data's unit breaks."""
+    d1, d10 = time_unit_discoveries[1.0], time_unit_discoveries[10.0]
+    assert d1.noise is not None and d10.noise is not None
+    ratios = []
+    for branch in d1.banks.branches:
+        off = d1.banks.target_offset[branch.mode]
+        idx = off + np.arange(branch.nodes.size)
+        scale = 10.0 ** -np.add.outer(branch.nodes, branch.nodes)
+        g1 = d1.tables.train.gram[np.ix_(idx, idx)]
+        g10 = d10.tables.train.gram[np.ix_(idx, idx)]
+        ratios.append((g10 / (g1 * scale)).ravel())
+    ratio = np.concatenate(ratios)
+    assert ratio.size > 100
+    np.testing.assert_allclose(ratio, ratio[0], rtol=1e-8)
+    # the kept floor in units of the record's duration scales by that one constant only
+    for kept10, kept1 in zip(d10.noise.reference, d1.noise.reference):
+        assert kept10["unit"] == pytest.approx(ratio[0] * kept1["unit"], rel=1e-8)
+
+
+def test_the_exact_method_finds_one_equation_whatever_the_time_unit(time_unit_discoveries):
+    """Same orders; each coefficient of D_t^alpha u = sum xi X u scales as s^-alpha."""
+    results = {s: d.run() for s, d in time_unit_discoveries.items()}
+    e1, e10 = results[1.0].final, results[10.0].final
+    assert e1.mode == e10.mode and e10.alpha == pytest.approx(e1.alpha, abs=1e-8)
+    assert [t.order for t in e10.terms] == pytest.approx([t.order for t in e1.terms], abs=1e-8)
+    ratio = [b.coef / a.coef for a, b in zip(e1.terms, e10.terms)]
+    assert ratio == pytest.approx([10.0**-e1.alpha] * len(ratio), rel=1e-6)

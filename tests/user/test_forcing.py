@@ -168,7 +168,6 @@ def test_refused_input(unit, kwargs, match):
     ("params", "match"),
     [
         (dict(domain="bounded"), "known forcing .* is periodic only"),
-        (dict(operator="auto"), "not searched with operator=auto"),
         (dict(method="strong_pareto"), "method=strong_pareto has no forcing term"),
         (dict(uncertainty="bootstrap", n_boot=10), "does not resample known forcing"),
     ],
@@ -177,6 +176,26 @@ def test_refused_settings(unit, params, match):
     model = _model(1.0).set_params(**params)
     with pytest.raises(UserInputError, match=match):
         model.fit(unit.u, unit.t, unit.x, forcing=unit.f)
+
+
+@pytest.mark.parametrize("alpha", [1.0, 0.8])
+def test_forcing_beside_two_operator_families(alpha):
+    """An advection beside the Riesz dispersion and a source (closed form of D_t^alpha u =
+    -0.5 u_x + 0.3 R^1.5 u + 0.5 f): without ``operator`` (directional or Riesz per term) each
+    operator term comes back in its family and the forcing's coefficient with them, orders
+    within 0.01, coefficients within 1 % (measured: alpha = 1 exact to 4 digits; alpha = 0.8
+    D_t^0.8000 u = -0.5000 D_x^0.9999 u + 0.2999 R^1.5001 u + 0.5000 source)."""
+    d = forced_riesz_field(alpha=alpha, drift=0.5)
+    m = WeakPareto(alpha_range=(0.6, 1.05), beta_range=(0.5, 2.0))
+    m.fit(d.u, d.t, d.x, forcing={"source": d.f})
+    assert m.grid_["operator"].startswith("auto")
+    assert abs(m.alpha_ - alpha) <= 0.01
+    families = {t.family_in(m.equation_.operator): t for t in _operator_terms(m)}
+    assert families.keys() == {"directional", "riesz"}
+    drift, dispersion = families["directional"], families["riesz"]
+    assert abs(drift.order - 1.0) <= 0.01 and abs(dispersion.order - BETA) <= 0.01
+    np.testing.assert_allclose([drift.coef, dispersion.coef], [-0.5, K], rtol=0.01)
+    assert _forcing_terms(m) == pytest.approx({"source": C}, rel=0.01)
 
 
 def test_refused_data_layouts(unit):

@@ -130,16 +130,19 @@ def test_discover_prints_and_stores_the_searched_operator(tmp_path, capsys):
     assert json.loads(out.read_text())["grid"]["operator"].startswith("auto")
 
 
-def test_known_forcing_without_operator_fits_the_family_the_data_need():
-    """D_t u = 0.3 R^1.5 u + 0.5 f (closed form): the plain auto fit picks Riesz, the forced fit
-    then recovers K and the forcing's coefficient as with operator=riesz given."""
+def test_known_forcing_without_operator_is_searched_per_term():
+    """D_t u = 0.3 R^1.5 u + 0.5 f (closed form): known forcing does not narrow the family, the
+    fit without operator is operator=auto with the forcing, and recovers K and the forcing's
+    coefficient as with operator=riesz given."""
     d = forced_riesz_field(alpha=1.0)
     model = WeakPareto(alpha_range=(0.5, 1.5), beta_range=(0.5, 2.0))
     model.fit(d.u, d.t, d.x, forcing={"source": d.f})
-    assert model.grid_["operator"] == "riesz"
-    terms = {t.forcing or f"R^{t.order:.2f}": t.coef for t in model.equation_.terms}
-    assert terms.keys() == {"R^1.50", "source"}
-    np.testing.assert_allclose([terms["R^1.50"], terms["source"]], [0.3, 0.5], rtol=0.01)
+    assert model.grid_["operator"].startswith("auto")
+    assert not [w for w in model.warnings_ if w.code == "operator_default"]
+    terms = {t.forcing or f"{t.family_in(model.equation_.operator)} {t.order:.2f}": t.coef
+             for t in model.equation_.terms}  # fmt: skip
+    assert terms.keys() == {"riesz 1.50", "source"}
+    np.testing.assert_allclose([terms["riesz 1.50"], terms["source"]], [0.3, 0.5], rtol=0.01)
 
 
 def test_one_family_reads_order_two_and_the_identity_as_either_family():

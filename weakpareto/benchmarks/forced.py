@@ -1,9 +1,12 @@
 """Exact solutions of a forced linear fractional equation, mode by mode (ours).
 
-Model on the period ``[0, 2 pi)``: ``D_t^alpha u = K R^beta u + c g(t) h(x)``, ``0 < alpha <= 1``,
-Riesz ``R^beta`` with multiplier ``-|kappa|^beta``. Each Fourier mode ``kappa`` is the scalar
-equation ``D_t^alpha y = -lam y + c h_hat g(t)`` with ``lam = K |kappa|^beta``, solved in closed
-form (no time stepping, so the data owe nothing to the method's discretisation):
+Model on the period ``[0, 2 pi)``: ``D_t^alpha u = -v u_x + K R^beta u + c g(t) h(x)``,
+``0 < alpha <= 1``, Riesz ``R^beta`` with multiplier ``-|kappa|^beta`` (``v = 0``: one operator
+family; ``v != 0``: an advection beside the Riesz dispersion, a forced Levy flight with drift).
+Each Fourier mode ``kappa`` is the scalar equation ``D_t^alpha y = -lam y + c h_hat g(t)`` with
+``lam = i v kappa + K |kappa|^beta`` (complex for ``v != 0``; every formula below holds for
+complex ``lam``), solved in closed form (no time stepping, so the data owe nothing to the
+method's discretisation):
 
 * ``alpha = 1``, ``g = sin(omega t)``:
   ``y = y0 e^{-lam t} + c h_hat (lam sin(omega t) - omega cos(omega t) + omega e^{-lam t})
@@ -52,16 +55,17 @@ def forced_riesz_field(
     nt: int = 101,
     nx: int = 64,
     t_end: float = 2.0,
+    drift: float = 0.0,
 ) -> ForcedField:
     """The exact solution of the module's model (``g = sin(omega t)`` for ``alpha = 1``,
-    ``g = 1 + t`` below 1) from ``u0 = sin x + 0.5 cos 2x + 0.3 sin 3x + 0.2 cos 5x`` with
-    ``h = cos 2x + 0.6 sin 4x``; ``x`` excludes the periodic endpoint."""
+    ``g = 1 + t`` below 1; ``drift`` is ``v``) from ``u0 = sin x + 0.5 cos 2x + 0.3 sin 3x + 0.2
+    cos 5x`` with ``h = cos 2x + 0.6 sin 4x``; ``x`` excludes the periodic endpoint."""
     if not 0.0 < alpha <= 1.0:
         raise ValueError(f"alpha must be in (0, 1], got {alpha}")
     t = np.linspace(0.0, t_end, nt)
     x = 2.0 * np.pi * np.arange(nx) / nx
     kappa = np.fft.rfftfreq(nx, d=1.0 / nx)
-    lam = K * np.abs(kappa) ** beta
+    lam = 1j * drift * kappa + K * np.abs(kappa) ** beta
     u0_hat, h_hat = np.fft.rfft(_initial(x)), np.fft.rfft(_shape(x))
     tt = t[:, None]
     if alpha == 1.0:

@@ -40,7 +40,16 @@ from typing import Any, cast
 
 import numpy as np
 
-from weakpareto.records import IDENTITY_TOL, TAU_Q, Equation, Mode, OperatorKind, Term
+from weakpareto.records import (
+    ALL_FAMILIES,
+    IDENTITY_TOL,
+    TAU_Q,
+    Equation,
+    Family,
+    Mode,
+    OperatorKind,
+    Term,
+)
 
 XI_GUARD = 1e-12  # eps_xi in the coefficient errors
 EMPTY = "--"  # table entry when no run qualifies
@@ -67,7 +76,8 @@ def truth_equation(bench_cfg: Any) -> Equation:
     """The benchmark's true equation, terms in the stored (YAML) order, not canonicalised.
 
     Accepts a benchmark config (plain mapping or omegaconf ``DictConfig``) with a ``truth``
-    entry ``{mode, alpha, operator, terms: [{power, order, coef}, ...]}``, or that ``truth``
+    entry ``{mode, alpha, operator, terms: [{power, order, coef}, ...]}`` (a term may name its
+    ``direction`` and, in a model of several families, its ``family``), or that ``truth``
     mapping itself. A missing ``mode`` is inferred from ``alpha``; a missing ``operator`` falls
     back to ``library.operator`` and then to ``directional``.
     """
@@ -88,6 +98,7 @@ def truth_equation(bench_cfg: Any) -> Equation:
             float(_get(t, "order")),
             float(_get(t, "coef")),
             _direction(_get(t, "direction", None)),
+            _family(_get(t, "family", None)),
         )
         for t in terms_cfg
     )
@@ -96,6 +107,14 @@ def truth_equation(bench_cfg: Any) -> Equation:
 
 def _direction(value: Any) -> str | None:
     return None if value is None else str(value)
+
+
+def _family(value: Any) -> Family | None:
+    if value is None:
+        return None
+    if str(value) not in ALL_FAMILIES:
+        raise ValueError(f"unknown term family {value!r}; valid: {', '.join(ALL_FAMILIES)}")
+    return cast(Family, str(value))
 
 
 # -- matching and scoring ------------------------------------------------------------------------

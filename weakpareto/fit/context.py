@@ -16,7 +16,7 @@ import numpy as np
 
 from weakpareto._typing import Array
 from weakpareto.fit.spec import NoiseKind
-from weakpareto.library.families import decode_kind, families_of
+from weakpareto.library.families import decode_kind, families_of, term_kind
 from weakpareto.library.gram import FeatureSource
 from weakpareto.method.exact_fit import exact_system
 from weakpareto.records import DiscoveryResult, Equation, Family, Term
@@ -65,11 +65,7 @@ def search_index(term: Term, ctx: FitContext) -> int:
     (power, family) column kind of a family library."""
     if ctx.two_d:
         return 1 if term.direction == "y" else 0
-    families = source_families(ctx.source)
-    if families:
-        family = term.family_in(ctx.operator)
-        return int(term.power) * len(families) + families.index(family)
-    return int(term.power)
+    return term_kind(ctx.source, int(term.power), term.family_in(ctx.operator))
 
 
 def index_term(index: int, order: float, ctx: FitContext) -> Term:

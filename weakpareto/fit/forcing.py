@@ -18,7 +18,8 @@ selection, pruning, polish and refit choose the operator terms as without forcin
    estimated forcing coefficients by least squares on their residual).
 
 Refused with a one-line reason (:func:`check_forcing_supported`): 2-D data, several experiments,
-bounded windows, ``operator=auto``, uncertainty, and methods other than the weak Pareto search.
+bounded windows, uncertainty, and methods other than the weak Pareto search. With several operator
+families (``operator=auto``) each operator term is in its family, the forcing in every model.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from weakpareto.fit.context import FitContext, FitWarning
 from weakpareto.fit.restrictions import require_one_periodic_1d_field, without_noise_scoring
 from weakpareto.fit.sources import FitData, FitField
 from weakpareto.fit.spec import FitSpec
+from weakpareto.library.families import term_kind
 from weakpareto.library.forcing import ForcedSource, Forcing
 from weakpareto.library.gram import EPS_REL
 from weakpareto.method.exact_fit import fit_rows
@@ -57,10 +59,6 @@ def check_forcing_supported(spec: FitSpec, data: FitData, domain: str) -> None:
             f"{what} enters the weak Pareto search; method={spec.method} has no forcing term: "
             "use method=weak_pareto_robust, weak_pareto_exact or weak_pareto"
         )
-    if spec.families:
-        raise UserInputError(
-            f"{what} is not searched with operator=auto yet; give operator=directional or riesz"
-        )
     if spec.uncertainty is not None:
         raise UserInputError(
             f"uncertainty=bootstrap does not resample {what}; fit without uncertainty="
@@ -75,9 +73,14 @@ def forcing_applicable(spec: FitSpec) -> tuple[FitSpec, list[FitWarning]]:
 
 # -- the forcing terms of a result -----------------------------------------------------------------
 def _operator_columns(source: ForcedSource, eq: Equation) -> Array:
-    """Unprojected weak columns ``(K, c)`` of an equation's operator terms."""
+    """Unprojected weak columns ``(K, c)`` of an equation's operator terms (each in its family
+    on a library of several)."""
     base = source.base
-    cols = [base.columns(t.power, np.array([t.order]))[0] for t in eq.terms if t.forcing is None]
+    cols = [
+        base.columns(term_kind(base, t.power, t.family_in(eq.operator)), np.array([t.order]))[0]
+        for t in eq.terms
+        if t.forcing is None
+    ]
     return np.array(cols).reshape(len(cols), base.n_rows).T
 
 

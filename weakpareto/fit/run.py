@@ -36,7 +36,7 @@ from weakpareto.fit.forcing import (
 )
 from weakpareto.fit.history import check_history_supported, finish_history, history_applicable
 from weakpareto.fit.intrinsic import check_intrinsic_supported, finish_intrinsic
-from weakpareto.fit.kinds import ProgressFn, check_supported
+from weakpareto.fit.kinds import MethodKind, ProgressFn, check_supported
 from weakpareto.fit.sampling import sampling_notes
 from weakpareto.fit.sources import Experiments, FitData
 from weakpareto.fit.spec import FitSpec, PowerModeRequest
@@ -147,12 +147,20 @@ def data_domain(requested: str, data: FitData) -> DomainChoice:
     return choose_domain(requested, data.u, data.period_given, data.two_d)
 
 
-def fit(
-    data: FitData, spec: FitSpec, progress: ProgressFn | None = None, rescaled: bool = False
-) -> FitOutcome:
-    """Fit ``data`` (one field, or several experiments of one equation) with ``spec`` (module
-    docstring); ``rescaled``: the data are in grid units (methods tied to fixed evaluation
-    points are refused)."""
+@dataclass(frozen=True)
+class FitPlan:
+    """What a fit of these data will run, decided before any computation (:func:`plan_fit`)."""
+
+    spec: FitSpec  # components that do not apply to the data removed
+    domain: DomainChoice
+    kind: MethodKind
+    notes: tuple[FitWarning, ...]
+
+
+def plan_fit(data: FitData, spec: FitSpec, rescaled: bool = False) -> FitPlan:
+    """Steps 1-3 of the module docstring: the domain, the method kind and the applicable spec of
+    a fit of ``data``, or the one-line ``UserInputError`` it is refused with (nothing computed
+    from the field but its domain)."""
     n_exp = len(data.fields)
     choice = data_domain(spec.domain, data)
     kind = check_supported(spec, data.two_d, choice.domain, rescaled, n_exp)
@@ -167,8 +175,20 @@ def fit(
         check_history_supported(spec, data, choice.domain)
         spec, history_notes = history_applicable(spec)
         notes += history_notes
+    return FitPlan(spec, choice, kind, tuple(notes))
+
+
+def fit(
+    data: FitData, spec: FitSpec, progress: ProgressFn | None = None, rescaled: bool = False
+) -> FitOutcome:
+    """Fit ``data`` (one field, or several experiments of one equation) with ``spec`` (module
+    docstring); ``rescaled``: the data are in grid units (methods tied to fixed evaluation
+    points are refused)."""
+    n_exp = len(data.fields)
+    plan = plan_fit(data, spec, rescaled)
+    spec, choice, notes = plan.spec, plan.domain, list(plan.notes)
     power_mode = resolve_power_mode(spec.power_mode, tuple(f.u for f in data.fields))
-    fitted = kind.run(data, spec, choice.domain, power_mode, progress)
+    fitted = plan.kind.run(data, spec, choice.domain, power_mode, progress)
     spec = with_fit_ridge(spec, fitted.result)
     if isinstance(fitted.source, HistorySource):
         fitted = dataclasses.replace(
@@ -191,7 +211,7 @@ def fit(
         source=fitted.source,
         source_name=fitted.source_name,
         two_d=data.two_d,
-        resamplable=kind.resamplable and spec.features == "weak" and fitted.source is not None,
+        resamplable=plan.kind.resamplable and spec.features == "weak" and fitted.source is not None,
         notes=tuple(
             choice.notes()
             + notes

@@ -186,6 +186,16 @@ def order_floor(
     return floor, ""
 
 
+def searched_families(operator: str) -> tuple[str, tuple[Family, ...]]:
+    """The run operator and the term families a 1-D search with ``operator`` holds (no
+    families: the run operator's one, the paper's search)."""
+    if operator == "auto":  # each term's family is chosen by the data
+        return AUTO_FAMILIES[0], AUTO_FAMILIES
+    if FAMILY_JOIN in operator or operator in TEMPERED_FAMILIES:
+        return "directional", operator_families(operator)
+    return operator, ()
+
+
 def spec_from_groups(
     groups: Mapping[str, Mapping[str, Any]],
     seed: int,
@@ -199,12 +209,7 @@ def spec_from_groups(
     ``library`` (a benchmark's ``library`` block: ranges, powers, operator, test family)."""
     m, s, sel, lib = groups["method"], groups["search"], groups["selection"], groups["library"]
     features = FeatureSettings.of({str(k): v for k, v in m.items()})
-    operator = str(lib["operator"])
-    families: tuple[Family, ...] = ()
-    if operator == "auto":  # each term's family is chosen by the data
-        operator, families = AUTO_FAMILIES[0], AUTO_FAMILIES
-    elif FAMILY_JOIN in operator or operator in TEMPERED_FAMILIES:
-        operator, families = "directional", operator_families(operator)
+    operator, families = searched_families(str(lib["operator"]))
     beta_range = _float_pair(lib["beta_range"])
     tempering = check_tempering_range(families, beta_range, lib.get("tempering", None))
     floor, note = order_floor(features, beta_range)

@@ -56,6 +56,7 @@ from typing import cast
 import numpy as np
 
 from weakpareto._typing import Array
+from weakpareto.library.forcing import ForcedSource
 from weakpareto.library.gram import FeatureSource
 from weakpareto.library.pooled import PooledSource
 from weakpareto.library.weak import PowerMode, SpatialTests, WeakLibrary, weak_library
@@ -228,9 +229,29 @@ class FamilyLibrary:
         profile = getattr(self.parts[0], "profile_rows", None)
         return vectors if profile is None else np.asarray(profile(mode, alpha, vectors))
 
+    @property
+    def field_source(self) -> FeatureSource:
+        """The feature source of the shared field and test functions (the first family's):
+        what a known forcing field is projected on
+        (:func:`weakpareto.library.forcing.weak_forcing_column`)."""
+        return self.parts[0]
+
+
+def term_kind(source: FeatureSource, power: int, family: str) -> int:
+    """The column index of a term of ``power`` in ``family`` on ``source``: its (power, family)
+    column kind on a family library (:func:`families_of`), the power on any other source."""
+    try:
+        families = families_of(source)
+    except ValueError:
+        return int(power)
+    return int(power) * len(families) + families.index(family)
+
 
 def families_of(source: FeatureSource) -> tuple[Family, ...]:
-    """The families of a family library, or of the family libraries a pooled source stacks."""
+    """The families of a family library, of the family libraries a pooled source stacks, or of
+    the library under known forcing."""
+    if isinstance(source, ForcedSource):
+        return families_of(source.base)
     parts = source.parts if isinstance(source, PooledSource) else (source,)
     libraries = [p for p in parts if isinstance(p, FamilyLibrary)]
     if len(libraries) != len(parts):
@@ -242,9 +263,12 @@ def families_of(source: FeatureSource) -> tuple[Family, ...]:
 
 
 def restrict_families(source: FeatureSource, families: Sequence[Family]) -> FeatureSource:
-    """``source`` (a family library, or several pooled) in a subset of its families; with one
-    family the family's own feature source(s), so the run is exactly a single-family run."""
+    """``source`` (a family library, several pooled, or one under known forcing) in a subset of
+    its families; with one family the family's own feature source(s), so the run is exactly a
+    single-family run."""
     families_of(source)  # validates the shape of the source
+    if isinstance(source, ForcedSource):  # the forcing's columns are the shared tests'
+        return dataclasses.replace(source, base=restrict_families(source.base, families))
     if isinstance(source, PooledSource):
         return PooledSource(tuple(restrict_families(p, families) for p in source.parts))
     assert isinstance(source, FamilyLibrary)

@@ -57,10 +57,13 @@ class Forcing:
 
 
 def weak_forcing_column(source: FeatureSource, values: Array) -> Array:
-    """``<f, phi_k>_h`` for every test function of a weak library: ``(K,)`` (module docstring).
+    """``<f, phi_k>_h`` for every test function of a weak library: ``(K,)`` (module docstring);
+    a library of several operator families projects on the tests its families share
+    (``field_source``).
 
     Raises ``TypeError`` for a source other than the uniform periodic libraries (a bounded
     window's or a sampled record's tests and quadrature are their own)."""
+    source = getattr(source, "field_source", source)
     if type(source) not in (WeakLibrary, ExactTimeWeakLibrary) or not isinstance(
         source, WeakLibrary
     ):

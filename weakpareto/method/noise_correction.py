@@ -14,6 +14,13 @@ integer targets (``alpha -> 1`` is continuous, same noise), and the superunit ta
 also comes from the estimated ``u'(0)``; comparing a superunit target with the others keeps both
 groups' own noise floors, as the paper's score does.
 
+The energies are compared in the record's own time unit, its duration ``T``: a target of order
+``alpha`` scales as ``T^-alpha`` with the unit of time, so one energy kept by every order in the
+data's unit would favour different orders in different units (seconds or hours, or the grid step
+``WeakPareto`` fits in). In units of ``T`` target ``a`` is ``T^alpha_a`` times its value, so
+``n_ref = min_a T^(2 alpha_a) C_aa`` and target ``a, b``'s entry keeps ``n_ref T^-(alpha_a +
+alpha_b)``: the same fit in every unit of time.
+
 How much is subtracted: the realised noise energy of a target scatters around its expectation by
 ``sqrt(2 tr S^2) / tr S`` (``S`` the rows' noise covariance; ~0.5 with the paper's overlapping
 tests, :func:`weakpareto.library.noise_covariance.realisation_spread`). The expected covariance is
@@ -64,6 +71,19 @@ def noise_ridge(configured: float, noise_share: float) -> float:
     return min(configured, max(RIDGE_FLOOR, RIDGE_PER_NOISE * noise_share))
 
 
+def record_duration(source: object) -> float:
+    """``T``, the duration of a feature source's record in the data's time unit (mean step
+    times the intervals; the sampled libraries' ``dt`` is their mean step)."""
+    dt = float(source.dt)  # type: ignore[attr-defined]
+    return dt * (int(np.shape(source.u)[0]) - 1)  # type: ignore[attr-defined]
+
+
+def temporal_orders(mode: Mode, nodes: Array) -> Array:
+    """The order of the temporal derivative of each target node (``int``: 1)."""
+    nodes = np.asarray(nodes, dtype=float)
+    return np.ones_like(nodes) if mode == "int" else nodes
+
+
 #: Target groups sharing a noise floor (module docstring).
 GROUP: dict[str, str] = {"sub": "unit", "int": "unit", "sup": "superunit"}
 
@@ -75,11 +95,12 @@ class NoiseCorrection:
     estimate: NoiseEstimate
     covariance: FeatureCovariance
     masks: tuple[Array, Array]  # training, validation rows as (K_t, K_x) indicators
-    reference: tuple[dict[str, float], dict[str, float]]  # n_ref per mask and target group
+    reference: tuple[dict[str, float], dict[str, float]]  # n_ref per mask and group (units of T)
     signal_fraction: dict[Mode, float]
     noise_share: float  # noise energy / energy of the least noisy target (training rows)
     share: float  # part of the expected covariance subtracted: 1 - its realisation's spread
     superunit_nodes: Array  # the super-unit branch's order nodes (empty: not searched)
+    duration: float  # T, the record's duration in the data's time unit
 
     @classmethod
     def build(
@@ -120,12 +141,18 @@ class NoiseCorrection:
             )
             for g in {GROUP[mode] for mode, _, _ in branches}
         }
+        duration = record_duration(base)
+        # T^alpha of every target (an integer target's order is 1); the columns are not targets
+        to_record = np.ones(n)
+        for mode, nodes, off in branches:
+            to_record[off + np.arange(nodes.size)] = duration ** temporal_orders(mode, nodes)
         covs: list[Array] = []
         refs: list[dict[str, float]] = []
         for mask in masks:
             c = bank_covariance(cov, branches, beta_nodes, linear, n, mask)
             covs.append(c)
-            refs.append({g: float(np.min(np.diag(c)[idx])) for g, idx in groups.items()})
+            in_record = np.diag(c) * to_record**2
+            refs.append({g: float(np.min(in_record[idx])) for g, idx in groups.items()})
         raw = np.diag(tables.train.gram)
         # the whole expected noise energy (covs hold its subtracted share)
         noise = np.diag(covs[0]) / share if share > 0.0 else np.zeros_like(raw)
@@ -142,11 +169,14 @@ class NoiseCorrection:
         noise_share = shares.get("unit", min(shares.values()))
         for c, ref in zip(covs, refs):
             for g, idx in groups.items():
-                c[np.ix_(idx, idx)] -= ref[g]
+                c[np.ix_(idx, idx)] -= ref[g] / np.outer(to_record[idx], to_record[idx])
         corrected = tables.minus(covs[0], covs[1])
         sup = [nodes for mode, nodes, _ in branches if mode == "sup"]
         nodes = np.asarray(sup[0] if sup else np.zeros(0), dtype=float)
-        result = cls(estimate, cov, masks, (refs[0], refs[1]), fraction, noise_share, share, nodes)
+        references = (refs[0], refs[1])
+        result = cls(
+            estimate, cov, masks, references, fraction, noise_share, share, nodes, duration
+        )
         return result, corrected
 
     def kept_branches(self, branches: tuple[Branch, ...]) -> tuple[Branch, ...]:
@@ -157,10 +187,10 @@ class NoiseCorrection:
 
     @cached_property
     def profiled_reference(self) -> tuple[float, float] | None:
-        """The super-unit group's floor ``n_ref`` per mask for systems with ``u'(0)`` profiled
-        out (:meth:`FeatureCovariance.systems`): the least noisy projected target of the
-        branch's nodes, as the banks' floor is of the unprojected ones; None when the source
-        does not profile."""
+        """The super-unit group's floor ``n_ref`` per mask (units of ``T``) for systems with
+        ``u'(0)`` profiled out (:meth:`FeatureCovariance.systems`): the least noisy projected
+        target of the branch's nodes, as the banks' floor is of the unprojected ones; None when
+        the source does not profile."""
         direction = getattr(self.covariance.source, "slope_direction", None)
         if direction is None or self.superunit_nodes.size == 0:
             return None
@@ -172,15 +202,16 @@ class NoiseCorrection:
                 for a in self.superunit_nodes
             ]
         )
+        floors *= (self.duration ** (2.0 * self.superunit_nodes))[:, None]
         return float(floors[:, 0].min()), float(floors[:, 1].min())
 
-    def floor(self, mode: Mode, mask: int) -> float:
-        """The target floor ``n_ref`` of one mask (0 training, 1 validation) for an exact
-        system of ``mode`` (module docstring)."""
+    def floor(self, mode: Mode, alpha: float, mask: int) -> float:
+        """The target floor of one mask (0 training, 1 validation) for an exact system of
+        ``mode`` at ``alpha``, in the data's units: ``n_ref T^(-2 alpha)`` (module docstring)."""
         profiled = self.profiled_reference if mode == "sup" else None
-        if profiled is not None:
-            return profiled[mask]
-        return self.reference[mask][GROUP[mode]]
+        ref = profiled[mask] if profiled is not None else self.reference[mask][GROUP[mode]]
+        order = float(temporal_orders(mode, np.array([alpha]))[0])
+        return ref / self.duration ** (2.0 * order)
 
     @cached_property
     def full_mask(self) -> Array:
@@ -191,7 +222,7 @@ class NoiseCorrection:
         """Corrected covariance of one exact system ``[y, x_1..x_c]`` summed over all rows
         (what a full-row fit subtracts: the training and validation corrections together)."""
         (c,) = self.covariance.systems(mode, alpha, powers, betas, (self.full_mask,))
-        c[0, 0] -= self.floor(mode, 0) + self.floor(mode, 1)
+        c[0, 0] -= self.floor(mode, alpha, 0) + self.floor(mode, alpha, 1)
         return c
 
     def expected_system(
@@ -217,5 +248,5 @@ class NoiseCorrection:
         """Corrected tables of one exact system ``[y, x_1..x_c]`` (same rule as the banks)."""
         out = self.covariance.systems(mode, alpha, powers, betas, self.masks)
         for i, c in enumerate(out):
-            c[0, 0] -= self.floor(mode, i)
+            c[0, 0] -= self.floor(mode, alpha, i)
         return tables.minus(out[0], out[1])

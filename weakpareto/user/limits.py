@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from weakpareto.errors import UserInputError
-from weakpareto.fit.spec import AUTO_FAMILIES, operator_families
+from weakpareto.fit.spec import searched_families
 from weakpareto.library.families import column_kinds
 from weakpareto.library.weak import BATCH_VALUES
 from weakpareto.method.discovery import search_seed
@@ -32,7 +32,6 @@ from weakpareto.method.settings import (
 )
 from weakpareto.numerics.orders import temporal_branches
 from weakpareto.numerics.windows import fourier_max_mode, paper_test_counts
-from weakpareto.user.validation import OPERATORS
 
 # -- seeds ------------------------------------------------------------------------------------
 #: numpy's legacy seeding (used by scipy's differential evolution) takes 0 <= seed < 2**32.
@@ -42,9 +41,7 @@ SEED_LIMIT = 2**32
 def searched_family_count(operator: str | None) -> int:
     """How many operator families a 1-D search runs with (not given: ``auto``'s, the most it
     may use)."""
-    if operator is None or operator == "auto":
-        return len(AUTO_FAMILIES)
-    return len(operator_families(operator)) if operator not in OPERATORS else 1
+    return len(searched_families("auto" if operator is None else operator)[1]) or 1
 
 
 def max_seed(params: Mapping[str, Any], dims: int = 1) -> int:

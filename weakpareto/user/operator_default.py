@@ -2,15 +2,14 @@
 
 Without ``operator``, each term's family is chosen by the data (``operator=auto``: directional
 or Riesz per term, docs/user-guide.md#the-model-class) wherever that search is implemented.
-Options that fit one family (``uncertainty=``, ``history=``, ``noise_kind=intrinsic``, known
-``forcing=``) take the family an ``operator=auto`` fit without them chooses
+Options that fit one family (``uncertainty=``, ``history=``, ``noise_kind=intrinsic``) take the
+family an ``operator=auto`` fit without them chooses
 (:func:`resolve_operator`): the two-step fit their refusal of ``operator=auto`` advises, done for
 the user; when that fit needs both families the option cannot be fitted and the error says so.
 Where the per-term search is not implemented at all (2-D data, a bounded window, methods other
 than the weak Pareto search) the directional family of the paper is fitted and an info note says
-why. Both decisions replay the
-refusals :func:`weakpareto.fit.run.fit` makes before it computes (:func:`preflight`: the same
-functions in the same order), so a refusal added there belongs in both.
+why. Both decisions are taken on the refusals :func:`weakpareto.fit.run.fit` makes before it
+computes (:func:`preflight`: its own :func:`weakpareto.fit.run.plan_fit`).
 """
 
 from __future__ import annotations
@@ -21,12 +20,8 @@ from typing import cast
 
 from weakpareto.errors import UserInputError
 from weakpareto.fit.checks import FitWarning
-from weakpareto.fit.forcing import check_forcing_supported, forcing_of
-from weakpareto.fit.history import check_history_supported
-from weakpareto.fit.intrinsic import check_intrinsic_supported
-from weakpareto.fit.kinds import check_supported
-from weakpareto.fit.run import data_domain
-from weakpareto.fit.sources import FitData, FitField
+from weakpareto.fit.run import plan_fit
+from weakpareto.fit.sources import FitData
 from weakpareto.fit.spec import FitSpec
 from weakpareto.records import Equation, Family
 
@@ -42,30 +37,15 @@ SAME_AT_TWO = 0.05
 def preflight(spec: FitSpec, data: FitData) -> None:
     """The refusals :func:`weakpareto.fit.run.fit` raises before computing, for ``data`` in
     grid units (the users' door rescales); a one-line ``UserInputError`` or nothing."""
-    domain = data_domain(spec.domain, data).domain
-    check_supported(spec, data.two_d, domain, rescaled=True, n_experiments=len(data.fields))
-    if forcing_of(data):
-        check_forcing_supported(spec, data, domain)
-    if spec.noise_kind == "intrinsic":
-        check_intrinsic_supported(spec, data, domain)
-    if spec.history != "none":
-        check_history_supported(spec, data, domain)
+    plan_fit(data, spec, rescaled=True)
 
 
-def without_forcing(data: FitData) -> FitData:
-    """``data`` without its known forcing."""
-    if isinstance(data, FitField) and data.forcing:
-        return dataclasses.replace(data, forcing=())
-    return data
-
-
-def options_text(spec: FitSpec, data: FitData) -> str:
+def options_text(spec: FitSpec) -> str:
     """The one-family options of a fit, as the user wrote them ("" for none)."""
     given = [
         "uncertainty=bootstrap" if spec.uncertainty is not None else "",
         f"history={spec.history}" if spec.history != "none" else "",
         "noise_kind=intrinsic" if spec.noise_kind == "intrinsic" else "",
-        "forcing=" if forcing_of(data) else "",
     ]
     return ", ".join(g for g in given if g)
 
@@ -92,13 +72,12 @@ def one_family(eq: Equation) -> Family | None:
 @dataclasses.dataclass(frozen=True)
 class OperatorChoice:
     """How a fit without ``operator`` proceeds: with ``spec`` (and its ``notes``), or, when
-    ``family_fit`` is set, with the family an ``operator=auto`` fit of that spec on
-    ``family_data`` (the options that fit one family left out) puts every term in."""
+    ``family_fit`` is set, with the family an ``operator=auto`` fit of that spec (the options
+    that fit one family left out) puts every term in."""
 
     spec: FitSpec
     notes: tuple[FitWarning, ...] = ()
     family_fit: FitSpec | None = None
-    family_data: FitData | None = None
 
 
 def default_operator_spec(spec_of: Callable[[str], FitSpec]) -> FitSpec:
@@ -128,15 +107,14 @@ def choose_operator(
     if data is None:
         return OperatorChoice(one)
     preflight(one, data)
-    if plain_spec_of is not None and options_text(one, data):
-        bare = without_forcing(data)
+    if plain_spec_of is not None and options_text(one):
         try:
             auto_plain = plain_spec_of(DEFAULT_OPERATOR)
-            preflight(auto_plain, bare)
+            preflight(auto_plain, data)
         except UserInputError:
             pass  # not the options alone: the directional family below
         else:
-            return OperatorChoice(one, (), auto_plain, bare)
+            return OperatorChoice(one, (), auto_plain)
     note = FitWarning(
         "operator_default",
         f"operator not given: the {FALLBACK_FAMILY} family was fitted, as operator=auto (each "
@@ -156,10 +134,10 @@ def resolve_operator(
     that fit one family, the family a plain ``auto`` fit (``fit_equation``) puts every term in;
     or the directional family (:func:`choose_operator`)."""
     choice = choose_operator(spec_of, data, plain_spec_of)
-    if choice.family_fit is None or choice.family_data is None:
+    if choice.family_fit is None:
         return choice.spec, list(choice.notes)
-    options = options_text(choice.spec, data)
-    eq = fit_equation(choice.family_fit, choice.family_data)
+    options = options_text(choice.spec)
+    eq = fit_equation(choice.family_fit, data)
     family = one_family(eq)
     if family is None:
         raise two_families_error(options, eq)

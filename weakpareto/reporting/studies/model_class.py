@@ -6,13 +6,14 @@ Rendered from ``tab_model_class.csv`` (``scripts/model_class.py``) and its sidec
 * families together and alone (``alpha`` set): advection with Riesz dispersion;
 * skewed dispersion (``K, s`` set): all three families with the same-order tie rule, and the
   users' default with ``operator=auto``;
-* tempered families (``λ`` set): lambda given or estimated.
+* tempered families (``λ`` set): lambda given or estimated;
+* known forcing beside two families (``forcing coef error`` set): the users' defaults.
 
 The sidecar holds what the notes name: the truth equations of the first part, the drift and
 the K of the skewed part, the tempering lambda and the cost summary of the first part (the
 fastest of interleaved repeats per search on the clean alpha = 1 field, its objective
 evaluations, and the ratios of the unrounded timings, which the rounded seconds do not give
-back). The Markdown has the three parts with their notes; the LaTeX has the three parts as
+back). The Markdown has the four parts with their notes; the LaTeX has the four parts as
 ``\hline`` tabulars without the equations.
 """
 
@@ -40,6 +41,8 @@ SKEW_COLS = ["case", "method", "families searched", "equation", "terms ok", "|Δ
              "|Δs|", "K, s", "max coef error", "E_fit", "seconds"]  # fmt: skip
 TEMPERED_COLS = ["case", "equation", "λ", "|Δλ|/λ", "terms ok", "max|Δβ|", "max coef error",
                  "seconds"]  # fmt: skip
+FORCED_COLS = ["case", "equation", "terms ok", "|Δα|", "max|Δβ|", "max coef error",
+               "forcing coef error", "E_fit", "seconds"]  # fmt: skip
 #: Columns of the first part in the LaTeX table (the other parts drop only the equation).
 FIRST_LATEX = ["case", "families searched", "terms ok", "|Δα|", "max|Δβ|", "max coef error"]
 
@@ -73,10 +76,21 @@ def _yes_no(value: Any) -> Any:
     return {"True": True, "False": False}.get(value, value) if isinstance(value, str) else value
 
 
-def parts(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """(families together and alone, skewed, tempered) rows of the CSV."""
+Parts = tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]
+
+
+def parts(df: pd.DataFrame) -> Parts:
+    """(families together and alone, skewed, tempered, forced) rows of the CSV (a CSV written
+    before the forced part had none)."""
     df = df.assign(**{"terms ok": df["terms ok"].map(_yes_no)})
-    return df[df["alpha"].notna()], df[df["K, s"].notna()], df[df["λ"].notna()]
+    none = pd.Series(False, index=df.index)
+    forced = df["forcing coef error"].notna() if "forcing coef error" in df else none
+    return (
+        df[df["alpha"].notna()],
+        df[df["K, s"].notna()],
+        df[df["λ"].notna()],
+        df[forced],
+    )
 
 
 def _rows(frame: pd.DataFrame, cols: list[str]) -> list[str]:
@@ -100,10 +114,9 @@ def _cost_line(cost: Mapping[str, Any]) -> str:
     )
 
 
-def markdown(
-    first: pd.DataFrame, skew: pd.DataFrame, tempered: pd.DataFrame, info: Mapping[str, Any]
-) -> str:
-    """The three parts with their notes and the cost summary."""
+def markdown(tables: Parts, info: Mapping[str, Any]) -> str:
+    """The four parts with their notes and the cost summary."""
+    first, skew, tempered, forced = tables
     truth_1, truth_08 = info["truths"]
     drift, k = info["skew"]["drift"], info["skew"]["K"]
     lines = [
@@ -139,11 +152,27 @@ def markdown(
         f"Truth: u_t = c X^{{β, λ}} u with λ = {info['tempering']:g}: the tempered Riesz symbol "
         "-[(λ+iκ)^β + (λ-iκ)^β - 2λ^β] / (2 cos(πβ/2)) (β = 1.5, c = 0.3) and the one-sided "
         "(λ+iκ)^β - λ^β (β = 0.7, c = -0.3); exact per-mode solutions, 120 x 96 points, t in "
-        "[0, 1], 2π-periodic; the users' default method (weak_pareto_robust), α in [0.5, 1.5] "
+        "[0, 1], 2π-periodic; the users' default method (weak_pareto_exact), α in [0.5, 1.5] "
         "(docs/method/tempered.md).",
         "",
         *_rows(tempered, TEMPERED_COLS),
     ]
+    if len(forced):
+        lines += [
+            "",
+            "## Known forcing beside two families",
+            "",
+            f"Truth: the equations of the first part plus a source term, {truth_1} + 0.5 f and "
+            f"{truth_08} + 0.5 f, f = g(t) (cos 2x + 0.6 sin 4x) (g = sin 3t at α = 1, 1 + t "
+            "at 0.8); exact per-mode solutions (two-parameter Mittag-Leffler function), 101 x 64 "
+            "points, t in [0, 2], 2π-periodic; noise as above. Fitted as a user fits it: "
+            "`WeakPareto(alpha_range=(0.6, 1.1), beta_range=(0.5, 2.2))` (default method "
+            'weak_pareto_exact, no operator: each term\'s family chosen), `forcing={"source": '
+            "f}` with its coefficient estimated. Operator terms scored as in the first part; "
+            "the forcing's relative coefficient error beside them.",
+            "",
+            *_rows(forced, FORCED_COLS),
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -160,8 +189,9 @@ def _tex_part(frame: pd.DataFrame, cols: list[str]) -> list[str]:
     return tabular("l" * len(cols), header, rows, rules=None)
 
 
-def latex(first: pd.DataFrame, skew: pd.DataFrame, tempered: pd.DataFrame) -> str:
-    """The three parts as ``\\hline`` tabulars, one blank line apart, without the equations."""
+def latex(tables: Parts) -> str:
+    """The parts as ``\\hline`` tabulars, one blank line apart, without the equations."""
+    first, skew, tempered, forced = tables
     lines = [
         *_tex_part(first, FIRST_LATEX),
         "",
@@ -169,11 +199,13 @@ def latex(first: pd.DataFrame, skew: pd.DataFrame, tempered: pd.DataFrame) -> st
         "",
         *_tex_part(tempered, [c for c in TEMPERED_COLS if c != "equation"]),
     ]
+    if len(forced):
+        lines += ["", *_tex_part(forced, [c for c in FORCED_COLS if c != "equation"])]
     return "\n".join(lines) + "\n"
 
 
 def render(directory: str | os.PathLike) -> dict[str, str]:
     """``{".md": ..., ".tex": ...}`` from ``tab_model_class.csv`` and ``.json``."""
-    first, skew, tempered = parts(read_table(csv_path(directory, STEM)))
+    tables = parts(read_table(csv_path(directory, STEM)))
     info = read_notes(directory, STEM)
-    return {".md": markdown(first, skew, tempered, info), ".tex": latex(first, skew, tempered)}
+    return {".md": markdown(tables, info), ".tex": latex(tables)}
