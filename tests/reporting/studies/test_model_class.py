@@ -19,9 +19,7 @@ def test_committed_table_is_rendered_from_its_csv_and_sidecar(results_folder, co
 def test_the_parts_of_the_csv(results_folder):
     df = read_table(results_folder("model_class") / f"{model_class.STEM}.csv")
     first, skew, tempered, forced = model_class.parts(df)
-    # skew: two methods; forced: none in a CSV written before that part existed
-    assert (len(first), len(skew), len(tempered)) == (16, 20, 8)
-    assert len(forced) in (0, 4)
+    assert (len(first), len(skew), len(tempered), len(forced)) == (16, 20, 8, 4)  # skew: 2 methods
     assert len(first) + len(skew) + len(tempered) + len(forced) == len(df)  # each in one part
     # "terms ok" is boolean in two parts and text in the third: all read as yes/no
     assert set(first["terms ok"]) | set(skew["terms ok"]) == {True, False}
@@ -50,3 +48,19 @@ def test_the_notes_come_from_the_sidecar(results_folder, tmp_path):
     write_notes(tmp_path, model_class.STEM, info)
     md = model_class.render(tmp_path)[".md"]
     assert "with λ = 2:" in md and ", K = 0.4, " in md
+    assert "## Known forcing beside two families" in md
+
+
+def test_a_csv_without_the_forced_part_renders_the_other_three(results_folder, tmp_path):
+    """A table written before the forced part existed (no ``forcing coef error`` column)."""
+    src = results_folder("model_class")
+    df = read_table(src / f"{model_class.STEM}.csv")
+    df = df[df["forcing coef error"].isna()].drop(columns="forcing coef error")
+    df.to_csv(tmp_path / f"{model_class.STEM}.csv", index=False)
+    shutil.copy(src / f"{model_class.STEM}.json", tmp_path)
+    first, skew, tempered, forced = model_class.parts(
+        read_table(tmp_path / f"{model_class.STEM}.csv")
+    )
+    assert (len(first), len(skew), len(tempered), len(forced)) == (16, 20, 8, 0)
+    rendered = model_class.render(tmp_path)
+    assert "Known forcing" not in rendered[".md"] and "## Tempered families" in rendered[".md"]
