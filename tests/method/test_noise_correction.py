@@ -204,7 +204,10 @@ def test_the_exact_method_finds_one_equation_whatever_the_time_unit(time_unit_di
     """Same orders; each coefficient of D_t^alpha u = sum xi X u scales as s^-alpha."""
     results = {s: d.run() for s, d in time_unit_discoveries.items()}
     e1, e10 = results[1.0].final, results[10.0].final
-    assert e1.mode == e10.mode and e10.alpha == pytest.approx(e1.alpha, abs=1e-8)
-    assert [t.order for t in e10.terms] == pytest.approx([t.order for t in e1.terms], abs=1e-8)
+    # the two fits differ in rounding only, so the polish's Nelder-Mead (xatol 1e-4) may stop
+    # at different points of its tolerance: orders agree to xatol/10, far below the unit bias
+    # this guards against (orders 0.1-0.2 apart, other terms)
+    assert e1.mode == e10.mode and e10.alpha == pytest.approx(e1.alpha, abs=1e-5)
+    assert [t.order for t in e10.terms] == pytest.approx([t.order for t in e1.terms], abs=1e-5)
     ratio = [b.coef / a.coef for a, b in zip(e1.terms, e10.terms)]
-    assert ratio == pytest.approx([10.0**-e1.alpha] * len(ratio), rel=1e-6)
+    assert ratio == pytest.approx([10.0**-e1.alpha] * len(ratio), rel=1e-4)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from weakpareto import WeakPareto
 from weakpareto.method import discovery
@@ -47,15 +46,33 @@ def test_exact_method_merges_a_split_operator_on_clean_data():
         assert abs(term.order - order) < 0.005 and abs(term.coef / coef - 1.0) < 0.01
 
 
-def test_without_the_merge_the_same_fit_splits_the_order_1_7_term(monkeypatch):
-    """The rule is what removes the split: without it the clean fit at the configured ridge
-    keeps 0.246 D^1.695 + 0.252 D^1.707 (E_fit 7.3e-5 against 1.2e-4 merged — fitting
-    precision, not physics). The ridge is held at its configured value: at the clean-data
-    ridge this field does not split, so it would not exercise the rule."""
-    monkeypatch.setattr(Discovery, "merge_twin", lambda self, *a: None)
+def test_the_merge_joins_a_split_operator_back_into_one_term(monkeypatch):
+    """The rule on the clean fit's own search: the 1.7 term split in two (0.246 D^1.695 +
+    0.252 D^1.707, the split this fit kept without the rule at the configured ridge in earlier
+    builds; fitting precision, not physics) is merged into one term at 1.70 with the true
+    model's coefficients, and the drift term is untouched. The ridge is held at its
+    configured value, where such splits arise."""
+    seen: dict[str, Discovery] = {}
+    original = Discovery.merge_twin
+
+    def spy(self, *args):
+        seen["discovery"] = self
+        return original(self, *args)
+
+    monkeypatch.setattr(Discovery, "merge_twin", spy)
     monkeypatch.setattr(discovery, "noise_ridge", lambda configured, share: configured)
-    eq = _fit().equation_
-    orders = sorted(t.order for t in eq.terms)
-    assert len(orders) == 3 and orders[2] - orders[1] < 0.05
-    assert np.prod([t.coef for t in eq.terms if t.order > 1.5]) > 0  # same sign
-    assert sum(t.coef for t in eq.terms if t.order > 1.5) == pytest.approx(0.5, rel=0.02)
+    _fit()
+    d = seen["discovery"]
+    split = np.array([1.0, 1.695, 1.707])
+    cand = d.objective("sub", (0, 0, 0)).candidate(np.concatenate([[ALPHA], split]))
+    merged = d.merge_twin(cand, ALPHA, split)
+    assert merged is not None
+    smaller, alpha, betas = merged
+    assert smaller.powers == (0, 0) and abs(alpha - ALPHA) < 0.001
+    orders = np.array([order for order, _ in TERMS])
+    np.testing.assert_allclose(betas, orders, atol=0.005)
+    # the same (normalised) coefficients as the true model's at the true orders
+    coef = d.exact_fit("sub", alpha, smaller.powers, betas, d.refit_ridge)[0]
+    truth = d.exact_fit("sub", ALPHA, smaller.powers, orders, d.refit_ridge)[0]
+    np.testing.assert_allclose(coef, truth, rtol=0.01)
+    assert d.merge_twin(smaller, alpha, betas) is None  # nothing left to merge

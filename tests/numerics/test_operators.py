@@ -373,3 +373,19 @@ def test_gl_weights_and_order_one_backward_difference() -> None:
         op.grunwald_letnikov_right_matrix(n, h, 0.7), op.grunwald_letnikov_left_matrix(n, h, 0.7).T
     )
     np.testing.assert_array_equal(op.grunwald_letnikov_left_matrix(n, h, 0.0), np.eye(n))
+
+
+@pytest.mark.parametrize("n", [16, 17])
+def test_real_transform_action_keeps_only_the_hermitian_part_of_a_multiplier(n):
+    """``Re IFFT(m FFT f) = IRFFT(h RFFT f)`` with ``h`` the Hermitian part of ``m``, for a
+    multiplier with no symmetry at all."""
+    from scipy import fft as sp_fft
+
+    rng = np.random.default_rng(4)
+    f = rng.standard_normal((3, n))
+    m = rng.standard_normal(n) + 1j * rng.standard_normal(n)
+    direct = op.apply_multiplier(f, m)
+    real = op.apply_multiplier_real(sp_fft.rfft(f, axis=-1), m, n)
+    np.testing.assert_allclose(real, direct, rtol=0, atol=1e-14)
+    h = op.hermitian_half(m)
+    assert h[0] == pytest.approx(m[0].real)  # the mean's multiplier acts by its real part

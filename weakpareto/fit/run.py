@@ -155,6 +155,7 @@ class FitPlan:
     domain: DomainChoice
     kind: MethodKind
     notes: tuple[FitWarning, ...]
+    n_experiments: int
 
 
 def plan_fit(data: FitData, spec: FitSpec, rescaled: bool = False) -> FitPlan:
@@ -175,7 +176,7 @@ def plan_fit(data: FitData, spec: FitSpec, rescaled: bool = False) -> FitPlan:
         check_history_supported(spec, data, choice.domain)
         spec, history_notes = history_applicable(spec)
         notes += history_notes
-    return FitPlan(spec, choice, kind, tuple(notes))
+    return FitPlan(spec, choice, kind, tuple(notes), n_exp)
 
 
 def fit(
@@ -184,7 +185,6 @@ def fit(
     """Fit ``data`` (one field, or several experiments of one equation) with ``spec`` (module
     docstring); ``rescaled``: the data are in grid units (methods tied to fixed evaluation
     points are refused)."""
-    n_exp = len(data.fields)
     plan = plan_fit(data, spec, rescaled)
     spec, choice, notes = plan.spec, plan.domain, list(plan.notes)
     power_mode = resolve_power_mode(spec.power_mode, tuple(f.u for f in data.fields))
@@ -218,7 +218,7 @@ def fit(
             + start_term_notes(spec, fitted.source_name, fitted.result)
             + sampling_notes(fitted.source)
         ),
-        n_experiments=n_exp,
+        n_experiments=plan.n_experiments,
     )
 
 

@@ -134,7 +134,12 @@ def tempered_proportionality(f: Family, g: Family, beta: float) -> float | None:
 def column_kinds(powers: Sequence[int], n_families: int) -> tuple[int, ...]:
     """The column kinds ``p * F + f`` of every (power, family index), power-major: the "powers"
     the search runs with (with one family, the powers themselves)."""
-    return tuple(int(p) * n_families + f for p in powers for f in range(n_families))
+    return tuple(encode_kind(p, f, n_families) for p in powers for f in range(n_families))
+
+
+def encode_kind(power: int, family_index: int, n_families: int) -> int:
+    """The column kind ``p * F + f`` of (power, family index); :func:`decode_kind` inverts it."""
+    return int(power) * n_families + int(family_index)
 
 
 def decode_kind(kind: int, n_families: int) -> tuple[int, int]:
@@ -194,7 +199,7 @@ class FamilyLibrary:
 
     def kind(self, power: int, family: Family) -> int:
         """The column kind of (power, family)."""
-        return int(power) * len(self.families) + self.families.index(family)
+        return encode_kind(power, self.families.index(family), len(self.families))
 
     def decode(self, kind: int) -> tuple[int, Family]:
         """(power, family) of a column kind."""
@@ -244,7 +249,7 @@ def term_kind(source: FeatureSource, power: int, family: str) -> int:
         families = families_of(source)
     except ValueError:
         return int(power)
-    return int(power) * len(families) + families.index(family)
+    return encode_kind(power, families.index(family), len(families))
 
 
 def families_of(source: FeatureSource) -> tuple[Family, ...]:

@@ -33,7 +33,7 @@ from typing import Protocol
 
 import numpy as np
 
-from weakpareto._typing import Array
+from weakpareto._typing import Array, IntArray
 from weakpareto.library.families import column_kinds
 
 
@@ -50,6 +50,17 @@ class SeparableSource(Protocol):
     def initial_samples(self, mode: str) -> int: ...
 
     def spatial_adjoint_tests(self, betas: Array) -> Array: ...
+
+
+#: Values of the largest per-block intermediate of :meth:`FeatureCovariance.blocks_per_mask`.
+BLOCK_VALUES = 1 << 22
+
+
+def _blocks(n: int, per_item: int) -> list[slice]:
+    """Slices of ``n`` items whose intermediates hold at most :data:`BLOCK_VALUES` values
+    (one slice when ``n`` is 0, so empty blocks keep their shapes)."""
+    size = max(1, BLOCK_VALUES // max(per_item, 1))
+    return [slice(i, i + size) for i in range(0, max(n, 1), size)]
 
 
 @dataclass(frozen=True)
@@ -129,15 +140,13 @@ class FeatureCovariance:
         source's temporal tests of the columns (a profiled system, :meth:`systems`)."""
         s, sp = self.variance, self.source.spatial_tests
         t = self.source.temporal_tests if tests is None else tests
-        g = weights.shape[0]
+        g, nb = weights.shape[0], adjoints.shape[0]
         flat = weights.reshape(g, -1)
-        nb, size = adjoints.shape[0], t.size  # explicit sizes: no linear column gives nb = 0
-        # target x column: A = (W, T), B = (psi, X^* psi); matmuls, not einsum: this runs
-        # once per trial system of the polish, where einsum's path search dominated
-        y = s @ np.swapaxes(sp[None] * adjoints, 1, 2)  # (B, nt, K_x): sum_j s_ij psi_lj X*psi_blj
-        y_t = np.swapaxes(y, 1, 2)
-        wt = (weights * t[None]).reshape(g, size)
-        adj_flat = adjoints.reshape(nb, sp.size)  # (B, K_x nx)
+        # target x column: A = (W, T), B = (psi, X^* psi). The time sum first,
+        # P = (W o T) s (G, K_t, nx), costs G K_t nt nx once for every mask and column;
+        # the space sum first would cost B K_x nt nx (every column of every trial system)
+        p = (weights * t[None]) @ s
+        adj_flat = adjoints.reshape(nb, sp.size)  # (B, K_x nx); explicit size for B = 0
         out = []
         for mask in masks:
             mask = np.asarray(mask, dtype=float)
@@ -146,10 +155,20 @@ class FeatureCovariance:
                 v = mask.T @ ((t * t) @ s)
             # target x target: B = psi for both -> sum_j s_ij psi_l(x_j)^2
             c_tt = flat @ (weights * r.T[None]).reshape(g, -1).T  # sum_ai W_gai W_hai r_ia
-            z = mask @ y_t  # (B, K_t, nt)
-            c_tc = wt @ z.reshape(nb, size).T
+            # in blocks of targets / columns: the (., K_x, nx) intermediates stay small
+            c_tc = np.concatenate(
+                [  # sum_a M[a,l] P[g,a,j] psi_lj, then the sum over (l, j) with X^* psi
+                    ((mask.T @ p[b]) * sp[None]).reshape(-1, sp.size) @ adj_flat.T
+                    for b in _blocks(g, sp.size)
+                ]
+            )
             # column x column: A = T for both
-            c_cc = (adjoints * v[None]).reshape(nb, sp.size) @ adj_flat.T
+            c_cc = np.concatenate(
+                [
+                    (adjoints[b] * v[None]).reshape(-1, sp.size) @ adj_flat.T
+                    for b in _blocks(nb, sp.size)
+                ]
+            ).reshape(nb, nb)
             out.append((self._q2 * c_tt, self._q2 * c_tc, self._q2 * c_cc))
         return out
 
@@ -200,18 +219,53 @@ class FeatureCovariance:
         return out
 
 
+#: Samples per axis above which :func:`realisation_spread` evaluates its sums on a strided
+#: subgrid (a ratio of two Riemann sums of smooth integrands, so a grid of this size already
+#: resolves it: 0.3 % at most against the full grid in the tests).
+SPREAD_SAMPLES = 512
+#: Leading and trailing time samples the strided sums keep one by one: the target weights of the
+#: initial-value samples (``u'(0)`` of a super-unit target) are spikes no stride may skip.
+SPREAD_EDGE = 8
+#: Values of the largest intermediate of :func:`realisation_spread` (memory, not results).
+SPREAD_BATCH = 1 << 22
+
+
+def _strided(n: int, edge: int) -> tuple[IntArray, Array]:
+    """Sample indices and the count of samples each one represents: every sample up to
+    :data:`SPREAD_SAMPLES`, else ``edge`` samples at either end and a stride in between."""
+    step = -(-n // SPREAD_SAMPLES)
+    if step == 1 or n <= 2 * edge + step:
+        return np.arange(n), np.ones(n)
+    bulk = np.arange(edge, n - edge, step)
+    counts = np.diff(np.append(bulk, n - edge)).astype(float)
+    idx = np.concatenate([np.arange(edge), bulk, np.arange(n - edge, n)])
+    return idx, np.concatenate([np.ones(edge), counts, np.ones(edge)])
+
+
 def realisation_spread(cov: FeatureCovariance, weights: Array) -> float:
     """Relative standard deviation of the realised noise energy ``n^T n`` of one target.
 
     For Gaussian noise with row covariance ``S`` (``K x K``), ``E[n^T n] = tr S`` and
     ``Var[n^T n] = 2 tr(S^2)``; overlapping tests make ``S`` far from diagonal, so the spread
     ``sqrt(2 tr S^2) / tr S = sqrt(2 / K_eff)`` is large (~0.5 for the paper's test counts).
-    ``weights`` are the target's temporal weights ``(K_t, nt)``.
+    ``weights`` are the target's temporal weights ``(K_t, nt)``. Beyond
+    :data:`SPREAD_SAMPLES` samples an axis is summed on a strided subgrid, each kept sample
+    weighted by the samples it stands for (:func:`_strided`); the ratio does not depend on
+    the grid's resolution once the tests are resolved.
     """
     sp, s = cov.source.spatial_tests, cov.variance
+    t_idx, t_count = _strided(s.shape[0], SPREAD_EDGE)
+    x_idx, _ = _strided(s.shape[1], 0)  # periodic space: a uniform stride scales both sums alike
+    if t_idx.size < s.shape[0]:
+        weights = weights[:, t_idx] * np.sqrt(t_count)[None]
+    if t_idx.size < s.shape[0] or x_idx.size < s.shape[1]:
+        s, sp = s[np.ix_(t_idx, x_idx)], sp[:, x_idx]
     # S[(a,l),(b,m)] = sum_i W_ai W_bi z_ilm with z_i = psi diag(s_i) psi^T, never formed:
     # tr S = sum_i (sum_a W_ai^2) tr z_i and tr S^2 = sum_ii' (W^T W)_ii'^2 tr(z_i z_i')
-    z = (sp[None] * s[:, None, :]) @ sp.T  # (nt, K_x, K_x), symmetric per i
+    rows = max(1, SPREAD_BATCH // sp.size)  # (rows, K_x, nx) intermediates at a time
+    z = np.concatenate(  # (nt, K_x, K_x), symmetric per i; each i is its own product
+        [(sp[None] * s[i : i + rows, None, :]) @ sp.T for i in range(0, s.shape[0], rows)]
+    )
     flat = z.reshape(z.shape[0], -1)
     gram = weights.T @ weights  # (nt, nt)
     trace = float(np.sum(weights * weights, axis=0) @ np.trace(z, axis1=1, axis2=2))

@@ -129,20 +129,34 @@ def estimate_noise(
     return NoiseEstimate(law, float(np.sqrt(add_var)), np.full(u.shape, add_var))
 
 
+#: Values per block of :func:`difference_levels` (memory only: the sums are accumulated).
+LEVEL_BLOCK_VALUES = 1 << 20
+
+
 def difference_levels(u: Array, axis: int) -> dict[int, float]:
     """``mean((Delta^k u)^2) / C(2k, k)`` along ``axis`` for every ``k`` of
     :data:`DIFFERENCE_ORDERS` the axis is long enough for (two differences left): the white-noise
     variance each order reads. One pass of successive differences serves every order
-    (``np.diff(u, n=k)`` is the same recursion)."""
-    levels: dict[int, float] = {}
-    d = np.asarray(u, dtype=float)
-    for k in range(1, max(DIFFERENCE_ORDERS) + 1):
-        if d.shape[axis] < 3:
-            break
-        d = np.diff(d, axis=axis)
-        if k in DIFFERENCE_ORDERS:
-            levels[k] = float(np.mean(d * d)) / comb(2 * k, k)
-    return levels
+    (``np.diff(u, n=k)`` is the same recursion), on blocks of another axis at a time."""
+    u = np.asarray(u, dtype=float)
+    n = u.shape[axis]
+    orders = [k for k in DIFFERENCE_ORDERS if n - k >= 2]
+    if not orders:
+        return {}
+    other = 0 if axis != 0 else min(1, u.ndim - 1)
+    width = max(1, LEVEL_BLOCK_VALUES * u.shape[other] // max(u.size, 1))
+    sums = dict.fromkeys(orders, 0.0)
+    for start in range(0, u.shape[other] if other != axis else 1, width):
+        index: list[slice] = [slice(None)] * u.ndim
+        if other != axis:
+            index[other] = slice(start, start + width)
+        d = u[tuple(index)]
+        for k in range(1, orders[-1] + 1):
+            d = np.diff(d, axis=axis)
+            if k in sums:
+                sums[k] += float(np.sum(d * d))
+    per_order = u.size // n  # samples of the other axes
+    return {k: sums[k] / ((n - k) * per_order) / comb(2 * k, k) for k in orders}
 
 
 def relative_noise_level(u: Array) -> float:
@@ -151,9 +165,8 @@ def relative_noise_level(u: Array) -> float:
     spread = float(np.std(u))
     if not spread > 0.0:
         return 0.0
-    v = u / spread
-    best = min(min(difference_levels(v, a).values(), default=np.inf) for a in range(v.ndim))
-    return float(np.sqrt(best)) if np.isfinite(best) else 0.0
+    best = min(min(difference_levels(u, a).values(), default=np.inf) for a in range(u.ndim))
+    return float(np.sqrt(best)) / spread if np.isfinite(best) else 0.0
 
 
 def pooled_noise_level(fields: Sequence[Array]) -> float:

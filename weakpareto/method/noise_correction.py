@@ -5,7 +5,8 @@ the data adds its covariance ``C`` to every entry (:mod:`weakpareto.library.nois
 target share grows with the temporal order, so the uncorrected score prefers the smallest
 ``alpha``. Here the estimated ``C`` is subtracted, with one refinement: each target keeps the noise
 energy ``n_ref`` of the least noisy target node of its group (added back to every target-target
-entry of the group; blended targets have weights summing to one, so each keeps exactly ``n_ref``).
+entry of the group, rescaled to the target's order as below; a blend of two target nodes, whose
+weights sum to one, keeps about the floor of the order between them).
 Only *differences* in noise energy between orders bias the choice of ``alpha``, and those are well
 predicted: targets of neighbouring orders share their noise. The level itself is not (the weak rows
 overlap, so a realised noise energy differs from its expectation by tens of per cent), and removing
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Protocol
 
 import numpy as np
 
@@ -71,11 +73,17 @@ def noise_ridge(configured: float, noise_share: float) -> float:
     return min(configured, max(RIDGE_FLOOR, RIDGE_PER_NOISE * noise_share))
 
 
-def record_duration(source: object) -> float:
+class TimedSource(Protocol):
+    """What :func:`record_duration` reads of a weak library."""
+
+    dt: float
+    u: Array
+
+
+def record_duration(source: TimedSource) -> float:
     """``T``, the duration of a feature source's record in the data's time unit (mean step
     times the intervals; the sampled libraries' ``dt`` is their mean step)."""
-    dt = float(source.dt)  # type: ignore[attr-defined]
-    return dt * (int(np.shape(source.u)[0]) - 1)  # type: ignore[attr-defined]
+    return float(source.dt) * (int(np.shape(source.u)[0]) - 1)
 
 
 def temporal_orders(mode: Mode, nodes: Array) -> Array:
@@ -116,10 +124,11 @@ class NoiseCorrection:
         a family library (:mod:`weakpareto.library.families`) is one field and one set of tests,
         its parts differing in their linear columns only."""
         parts = source.parts if isinstance(source, FamilyLibrary) else ()
-        base = parts[0] if parts else source
+        # every noise-aware source is a weak library of one field (``dt``, ``u``)
+        base: TimedSource = parts[0] if parts else source  # type: ignore[assignment]
         # a source of irregular or incomplete samples estimates its own (complete stencils)
         own = getattr(base, "noise_estimate", None)
-        u = base.u  # type: ignore[attr-defined]
+        u = base.u
         estimate = own(model) if own is not None else estimate_noise(u, model)
         assert estimate is not None
         full = FeatureCovariance(base, estimate.variance, parts)  # type: ignore[arg-type]
@@ -210,7 +219,7 @@ class NoiseCorrection:
         ``mode`` at ``alpha``, in the data's units: ``n_ref T^(-2 alpha)`` (module docstring)."""
         profiled = self.profiled_reference if mode == "sup" else None
         ref = profiled[mask] if profiled is not None else self.reference[mask][GROUP[mode]]
-        order = float(temporal_orders(mode, np.array([alpha]))[0])
+        order = 1.0 if mode == "int" else float(alpha)  # temporal_orders of one node
         return ref / self.duration ** (2.0 * order)
 
     @cached_property

@@ -257,6 +257,22 @@ def inverse_spectrum(spectrum: ArrayLike) -> FloatArray:
     return np.asarray(sp_fft.ifft(spectrum, axis=-1).real)
 
 
+def hermitian_half(mult: ArrayLike) -> ComplexArray:
+    """The first ``n//2 + 1`` entries of the Hermitian part ``(m_k + conj(m_{-k})) / 2`` of a
+    multiplier ``(..., n)`` in FFT order: for real ``f``, ``Re IFFT(m FFT f)`` equals
+    ``IRFFT(h RFFT f)`` (the anti-Hermitian part's contribution is imaginary)."""
+    m = np.asarray(mult)
+    n = m.shape[-1]
+    mirrored = np.conj(np.roll(m[..., ::-1], 1, axis=-1))  # m_{-k} at k
+    return np.asarray(0.5 * (m + mirrored)[..., : n // 2 + 1])
+
+
+def apply_multiplier_real(spectrum: ArrayLike, mult: ArrayLike, n: int) -> FloatArray:
+    """``Re IFFT(m FFT f)`` by real transforms from ``RFFT f`` (``spectrum``, last axis
+    ``n//2 + 1``): half the work of :func:`apply_multiplier`, equal to rounding."""
+    return np.asarray(sp_fft.irfft(hermitian_half(mult) * np.asarray(spectrum), n=n, axis=-1))
+
+
 def apply_multiplier(f: ArrayLike, mult: ArrayLike, axis: int = -1) -> FloatArray:
     """``Re IFFT(mult * FFT f)`` along ``axis`` (periodic operator of paper Eq. 2).
 

@@ -35,7 +35,7 @@ from weakpareto.fit.restrictions import check_tempering_supported
 from weakpareto.fit.run import FitOutcome, data_domain, fit
 from weakpareto.fit.sources import FitData
 from weakpareto.fit.spec import FitSpec
-from weakpareto.library.families import families_of, retempered
+from weakpareto.library.families import encode_kind, families_of, retempered
 from weakpareto.library.gram import FeatureSource
 from weakpareto.method.exact_fit import exact_system, fit_rows, relative_residual
 from weakpareto.method.selection import select_gain
@@ -86,7 +86,7 @@ def _kinds(eq: Equation, source: FeatureSource) -> tuple[int, ...]:
     for term in eq.terms:
         family = term.family_in(eq.operator)
         f = families.index(family) if family in families and not term.is_identity else 0
-        out.append(int(term.power) * len(families) + f)
+        out.append(encode_kind(term.power, f, len(families)))
     return tuple(out)
 
 
