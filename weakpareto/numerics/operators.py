@@ -262,9 +262,8 @@ def hermitian_half(mult: ArrayLike) -> ComplexArray:
     multiplier ``(..., n)`` in FFT order: for real ``f``, ``Re IFFT(m FFT f)`` equals
     ``IRFFT(h RFFT f)`` (the anti-Hermitian part's contribution is imaginary)."""
     m = np.asarray(mult)
-    n = m.shape[-1]
-    mirrored = np.conj(np.roll(m[..., ::-1], 1, axis=-1))  # m_{-k} at k
-    return np.asarray(0.5 * (m + mirrored)[..., : n // 2 + 1])
+    k = np.arange(m.shape[-1] // 2 + 1)
+    return np.asarray(0.5 * (m[..., k] + np.conj(m[..., -k])))  # m_{-k} at k (m_0 at 0)
 
 
 def apply_multiplier_real(spectrum: ArrayLike, mult: ArrayLike, n: int) -> FloatArray:
