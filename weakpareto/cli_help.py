@@ -271,12 +271,15 @@ def bench_help() -> str:
     return (
         "usage: wp bench [benchmarks=fade,burgers,rd_space,rd_timespace] [repeats=3] "
         "[scaling=true]\n"
-        "                [uncertainty=true] [startup=true] [out_dir=results/bench] "
-        "[overrides='search.maxiter=24;...']\n"
+        "                [uncertainty=true] [startup=true] [large=2400x4096,...] "
+        "[large_method=weak_pareto_exact]\n"
+        "                [out_dir=results/bench] [overrides='search.maxiter=24;...']\n"
         "Per-stage timings (median of repeats, one BLAS thread) in the fast mode and the paper's "
         "optimiser\nmode (immediate updating), peak memory, scaling in K and grid size, the "
         "cost of uncertainty=bootstrap,\ncompared with the published implementation's time per "
-        "extra seed, the whole-process start-up of wp commands; writes out_dir/*.csv."
+        "extra seed, the whole-process start-up of wp commands, and with large= the time and peak "
+        "memory\nof one fit of a large field per size (a fresh process each); writes "
+        "out_dir/*.csv."
     )
 
 

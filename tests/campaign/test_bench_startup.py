@@ -32,7 +32,7 @@ def test_startup_rows_subtract_the_fit_from_the_whole_process(tmp_path):
 def test_startup_option_is_checked_and_passed(monkeypatch, tmp_path):
     seen = {}
 
-    def fake_run(out_dir, names, repeats, scaling, extra, uncertainty, startup):
+    def fake_run(out_dir, names, repeats, scaling, extra, uncertainty, startup, *large):
         seen.update(startup=startup, uncertainty=uncertainty)
 
     monkeypatch.setattr(bench, "run_bench", fake_run)

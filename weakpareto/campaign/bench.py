@@ -34,6 +34,7 @@ from threadpoolctl import threadpool_info, threadpool_limits
 
 from weakpareto.benchmarks.generators import generate
 from weakpareto.benchmarks.noise import add_noise
+from weakpareto.campaign.bench_large import large_field_rows, parse_sizes, write_large_fields
 from weakpareto.campaign.bench_startup import startup_times, write_startup
 from weakpareto.campaign.bench_uncertainty import uncertainty_cost, write_uncertainty_cost
 from weakpareto.campaign.compose import compose_checked, compose_config
@@ -56,9 +57,13 @@ OPTIONS = {
     "scaling": "true",
     "uncertainty": "true",
     "startup": "true",
+    "large": "",
+    "large_method": "weak_pareto_exact",
     "out_dir": "results/bench",
     "overrides": "",
 }
+#: Methods ``large_method=`` accepts (the users' default and the paper's).
+LARGE_METHODS = ("weak_pareto_exact", "weak_pareto_robust", "weak_pareto")
 NO_PUBLISHED = "no published timing"
 #: Timed optimiser modes: (row suffix, overrides). "paper-exact" is SciPy's immediate updating,
 #: the paper's optimiser trajectories (every paper-table experiment); "fast" is the conf default
@@ -343,12 +348,16 @@ def run_bench(
     extra: list[str],
     uncertainty: bool = False,
     startup: bool = False,
+    large: tuple[tuple[int, int], ...] = (),
+    large_method: str = "weak_pareto_exact",
 ) -> dict[str, pd.DataFrame]:
     """Run the bench with one BLAS thread and write ``out_dir/*.csv`` and ``*.json``; with
     ``uncertainty`` also the cost of ``uncertainty=bootstrap`` (B = 100, FADE 10 %) against one
     fit (``uncertainty_cost.csv``, :mod:`weakpareto.campaign.bench_uncertainty`); with
     ``startup`` the whole-process start-up of ``wp`` commands (``startup.csv``,
-    :mod:`weakpareto.campaign.bench_startup`)."""
+    :mod:`weakpareto.campaign.bench_startup`); with ``large`` sizes the time and peak memory of
+    one fit of a large field per size (``large_fields.csv``,
+    :mod:`weakpareto.campaign.bench_large`)."""
     tables: dict[str, pd.DataFrame] = {}
     with threadpool_limits(1):
         tables["stages"] = stage_rows(benchmarks, repeats, extra)
@@ -374,6 +383,9 @@ def run_bench(
     if startup:
         tables["startup"] = startup_times(repeats)
         write_startup(out_dir, tables["startup"])
+    if large:
+        tables["large_fields"] = large_field_rows(list(large), large_method, repeats)
+        write_large_fields(out_dir, tables["large_fields"])
     write_json_atomic(out_dir / "machine.json", machine_info(), make_parents=True)
     return tables
 
@@ -406,11 +418,17 @@ def bench_command(args: list[str]) -> tuple[Path, dict[str, pd.DataFrame]]:
         if flag not in ("1", "true", "yes", "0", "false", "no"):
             raise UserInputError(f"{key}={opts[key]} must be true or false; e.g. {key}=true")
         flags[key] = flag in ("1", "true", "yes")
+    large = tuple(parse_sizes(opts["large"]))
+    if opts["large_method"] not in LARGE_METHODS:
+        raise UserInputError(
+            f"large_method={opts['large_method']} is not one of {list(LARGE_METHODS)}"
+        )
     extra = [o for o in opts["overrides"].split(";") if o]
     for name in names:  # unknown benchmark names or overrides fail before any timing
         compose_checked([f"benchmark={name}", *extra])
     out_dir = writable_dir(opts["out_dir"], "out_dir")  # last: bad input leaves no directory
     tables = run_bench(
-        out_dir, names, repeats, flags["scaling"], extra, flags["uncertainty"], flags["startup"]
-    )
+        out_dir, names, repeats, flags["scaling"], extra, flags["uncertainty"], flags["startup"],
+        large, opts["large_method"],
+    )  # fmt: skip
     return out_dir, tables
