@@ -4,9 +4,9 @@ The field and the fit are those of ``wp bench large=...``
 (:mod:`weakpareto.campaign.bench_large`): the closed form of ``u_t = 0.3 R^1.5 u`` with five
 Fourier modes on ``nt x nx`` samples, ``WeakPareto`` with the Riesz family. Prints the
 equation, the fit's seconds and the process's peak MiB (time it from outside with
-``farm-bench``).
+``farm-bench``; one BLAS thread by the environment).
 
-    python scripts/bench_large_field.py 2400 4096 [method]
+    OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python scripts/bench_large_field.py 2400 4096
 """
 
 from __future__ import annotations
