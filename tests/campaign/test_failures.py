@@ -5,6 +5,7 @@ its traceback, nothing half-written, and exit code 1."""
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import subprocess
 import sys
 import textwrap
@@ -177,3 +178,26 @@ def test_wp_run_sweep_stops_at_a_programming_error_with_exit_code_1(tmp_path):
     assert not (tmp_path / "runs" / "fade").exists() or not list(
         (tmp_path / "runs" / "fade").glob("*.parquet")
     )
+
+
+def _stubborn_then_bug(cfg, seed, progress=None):
+    if seed == 1:
+        time.sleep(0.3)
+        raise KeyError("missing setting")
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # cannot unwind: killed after the grace period
+    time.sleep(30)
+    return _result()
+
+
+def test_a_worker_killed_before_its_cleanup_leaves_no_claim(tmp_path, monkeypatch):
+    """A worker that does not unwind within the grace period is SIGKILLed holding its seed's
+    claim (what a heavily loaded machine does to a slow unwind); the parent removes that claim."""
+    monkeypatch.setattr(runner, "discover_seed", _stubborn_then_bug)
+    if multiprocessing.get_start_method() != "fork":
+        pytest.skip("workers do not inherit the monkeypatch")
+    t0 = time.perf_counter()
+    with pytest.raises(runner.SeedCrashed) as exc:
+        runner.run_config(_cfg(tmp_path, "seeds=4", "workers=2"))
+    assert exc.value.seed == 1
+    assert time.perf_counter() - t0 < 10  # the stubborn worker was killed, not waited for
+    assert not _leftovers(tmp_path)

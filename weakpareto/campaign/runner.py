@@ -28,6 +28,7 @@ import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
 
 import hydra
@@ -57,7 +58,7 @@ from weakpareto.campaign.config import (
     without_uncertainty_off,
 )
 from weakpareto.campaign.interval_columns import calibrated_lines, uncertainty_columns
-from weakpareto.campaign.pool import run_bounded
+from weakpareto.campaign.pool import WINDOW_PER_WORKER, run_bounded
 from weakpareto.campaign.provenance import CodeIdentity, current
 from weakpareto.campaign.schema import check_seed_range
 from weakpareto.campaign.store import RunKey
@@ -277,6 +278,33 @@ def _other_code(results_dir: str, key: RunKey) -> str:
     return f"code {code}, weakpareto {last.get('weakpareto_version') or 'unknown'}"
 
 
+def seed_run_file(results_dir: str, key: RunKey, layout: Layout = "files") -> Path:
+    """The run file of a seed, beside which its claim lives (either layout)."""
+    if layout == "dataset":
+        return dataset.partition_dir(results_dir, dataset.RUNS, key) / f"{key.stem()}.parquet"
+    return res.run_path(results_dir, key)
+
+
+def break_dead_claims(
+    cfg_container: dict,
+    seeds: range,
+    finished: set[int],
+    workers: int,
+    results_dir: str,
+    code: CodeIdentity,
+) -> None:
+    """Remove the claims that stopped workers left: a worker killed before its cleanup ran (the
+    SIGKILL after the grace period, on a loaded machine) cannot release its seed's claim. Only
+    the seeds that may have been in flight are looked at (up to the pool's window past the last
+    finished one), and only claims whose holder is dead are removed."""
+    cfg = OmegaConf.create(cfg_container)
+    last = max(finished, default=seeds.start - 1)
+    stop = min(seeds.stop, last + 1 + WINDOW_PER_WORKER * max(workers, 1))
+    for seed in range(seeds.start, stop):
+        if seed not in finished:
+            seed_claims.break_if_stale(seed_run_file(results_dir, run_key(cfg, seed, code)))
+
+
 def run_seed(
     cfg_container: dict,
     seed: int,
@@ -300,9 +328,7 @@ def run_seed(
     code = code or current()
     cfg = OmegaConf.create(cfg_container)
     key = run_key(cfg, seed, code)
-    path = res.run_path(results_dir, key)
-    if layout == "dataset":  # the claim lives beside the seed's files
-        path = dataset.partition_dir(results_dir, dataset.RUNS, key) / f"{key.stem()}.parquet"
+    path = seed_run_file(results_dir, key, layout)
     notes: list[str] = []
     done = None if overwrite else _finished(results_dir, key, notes)
     if done is not None:
@@ -439,7 +465,12 @@ def run_config(cfg: DictConfig) -> list[SeedOutcome]:
                         collect(run_seed(container, s, overwrite, results_dir, stage, code))
             else:
                 job = SeedJob(container, overwrite, results_dir, code)
-                run_bounded(_seed_task, seeds, workers, collect, _set_job, (job,))
+                try:
+                    run_bounded(_seed_task, seeds, workers, collect, _set_job, (job,))
+                except BaseException:  # the pool is stopped; its workers are reaped
+                    finished = {o.seed for o in outcomes}
+                    break_dead_claims(container, seeds, finished, workers, results_dir, code)
+                    raise
     except KeyboardInterrupt:
         bar.close()
         raise RunInterrupted(interrupted_message(outcomes, count, results_dir)) from None
