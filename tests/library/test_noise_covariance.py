@@ -101,13 +101,18 @@ def test_realisation_spread_matches_monte_carlo():
     assert realisation_spread(cov, w) == pytest.approx(e.std() / e.mean(), rel=0.1)
 
 
+@pytest.mark.parametrize("constant", [False, True])
 @pytest.mark.parametrize("n_linear", [0, 2])
-def test_blocks_equal_the_covariance_formula_term_by_term(n_linear):
-    """``blocks`` against the module's formula written out row by row (no linear column too)."""
+def test_blocks_equal_the_covariance_formula_term_by_term(n_linear, constant):
+    """``blocks`` against the module's formula written out row by row (no linear column too);
+    a constant variance (additive noise) takes the row-sum path."""
     t, x, u = smooth_field(30, 24)
     lib = exact_time_weak_library(u, t, x, operator="riesz", test_counts=(6, 5))
     rng = np.random.default_rng(3)
     s = rng.uniform(0.5, 2.0, u.shape) * 1e-3
+    if constant:
+        s = np.full(u.shape, 1.3e-3)
+    assert (FeatureCovariance(lib, s).constant_variance is not None) == constant
     mask = (rng.random(lib.shape) < 0.7).astype(float)
     w = lib.target_weights(np.array([0.45, 0.8]), "sub")  # (G, K_t, nt)
     adj = lib.spatial_adjoint_tests(np.array([0.7, 1.6])[:n_linear])  # (B, K_x, nx)
@@ -250,3 +255,20 @@ def test_blocks_in_small_pieces_equal_the_blocks_in_one(monkeypatch):
     pieces = FeatureCovariance(lib, s).blocks(w, adj, mask)
     for a, b in zip(whole, pieces):
         np.testing.assert_allclose(b, a, rtol=1e-13)
+
+
+def test_constant_variance_path_equals_the_general_path():
+    """Additive noise: the row sums of ``W o T`` give the same blocks as the full product."""
+    t, x, u = smooth_field(30, 24)
+    lib = exact_time_weak_library(u, t, x, operator="riesz", test_counts=(6, 5))
+    rng = np.random.default_rng(9)
+    s = np.full(u.shape, 2.0e-3)
+    masks = tuple((rng.random(lib.shape) < 0.6).astype(float) for _ in range(2))
+    w = lib.target_weights(np.array([0.3, 0.45, 0.8]), "sub")
+    adj = lib.spatial_adjoint_tests(np.array([0.7, 1.1, 1.6]))
+    fast = FeatureCovariance(lib, s)
+    general = FeatureCovariance(lib, s)
+    general.__dict__["constant_variance"] = None  # force the full product
+    for a, b in zip(fast.blocks_per_mask(w, adj, masks), general.blocks_per_mask(w, adj, masks)):
+        for x_fast, x_general in zip(a, b):
+            np.testing.assert_allclose(x_fast, x_general, rtol=1e-12, atol=0.0)

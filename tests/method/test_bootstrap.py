@@ -17,9 +17,12 @@ from weakpareto.method.bootstrap import (
     Bounds,
     LocalBank,
     Model,
+    _relative,
+    _relative_batch,
     block_lengths,
     bootstrap,
     catmull_rom,
+    catmull_rom_batch,
     central_interval,
     overlap_block_length,
     resample_counts,
@@ -102,6 +105,37 @@ def test_catmull_rom_weights():
         assert float(np.dot(w, nodes**2)) == pytest.approx(v**2)  # and quadratics
     idx, w = catmull_rom(0.4, 0.0, 0.1, 11)  # on a node: that node only
     assert np.allclose([w[i] for i in range(4) if idx[i] != 4], 0.0)
+
+
+def test_catmull_rom_of_many_values_equals_one_at_a_time():
+    values = np.array([-0.2, 0.0, 0.3, 0.37, 0.41234, 0.95, 1.0, 1.3])  # clamped at both ends
+    for n in (1, 2, 11):
+        idx, w = catmull_rom_batch(values, 0.0, 0.1, n)
+        for v, i_row, w_row in zip(values, idx, w):
+            i_one, w_one = catmull_rom(float(v), 0.0, 0.1, n)
+            assert list(i_row) == i_one and list(w_row) == w_one
+
+
+@pytest.mark.parametrize("ridge", [0.0, 1e-3])
+def test_stacked_systems_equal_one_system_at_a_time(ridge):
+    """The bank's Gram at many points and their residuals equal the one-point evaluation."""
+    rng = np.random.default_rng(4)
+    t = np.linspace(0.0, 2.0, 60)
+    x = np.linspace(0.0, 2 * np.pi, 40, endpoint=False)
+    u = 1.0 + np.outer(np.exp(-t), np.sin(x)) + 0.2 * np.outer(t, np.cos(3 * x))
+    lib = weak_library(u + 1e-3 * rng.standard_normal(u.shape), t, x, operator="directional")
+    labels = np.arange(lib.n_rows) % 5
+    bank = LocalBank(lib, TRUTH, BOUNDS, [], labels, BootstrapSettings())
+    grams = np.tensordot(rng.integers(0, 3, (3, 5)).astype(float), bank.tile_grams, axes=1)
+    problems = rng.integers(0, 3, 20)
+    alphas = rng.uniform(0.6, 0.95, 20)
+    orders = np.column_stack([rng.uniform(0.8, 1.2, 20), rng.uniform(1.5, 1.9, 20)])
+    stacked = bank.system_grams(grams, problems, alphas, orders)
+    errors = _relative_batch(stacked, ridge)
+    for m in range(20):
+        one = bank.system_gram(grams[problems[m]], alphas[m], orders[m])
+        np.testing.assert_allclose(stacked[m], one, rtol=1e-12, atol=1e-12 * np.abs(one).max())
+        assert errors[m] == pytest.approx(_relative(one, ridge)[1], rel=1e-9)
 
 
 def test_central_interval():

@@ -372,7 +372,7 @@ def run_bench(
     for name, df in tables.items():
         write_csv_atomic(df, out_dir / f"{name}.csv")
     if uncertainty:
-        cost = uncertainty_cost("fade", 0.1, n_boot=100, repeats=repeats, overrides=extra)
+        cost = uncertainty_cost("fade", 0.1, n_boot=200, repeats=repeats, overrides=extra)
         write_uncertainty_cost(out_dir, cost)
         row = cost.iloc[0]
         print(

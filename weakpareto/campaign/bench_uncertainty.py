@@ -1,4 +1,4 @@
-"""Cost of ``uncertainty=bootstrap`` against one fit (target: B = 100 adds at most 3x a fit).
+"""Cost of ``uncertainty=bootstrap`` against one fit (target: B = 200 adds at most 2x a fit).
 
 :func:`uncertainty_cost` times, with one BLAS thread, one seed's fit as ``wp run`` computes it
 (data, noise, weak library, discovery: :func:`weakpareto.campaign.compute.fit_outcome`) and the
@@ -30,7 +30,7 @@ STEM = "uncertainty_cost"
 def uncertainty_cost(
     benchmark: str = "fade",
     noise: float = 0.1,
-    n_boot: int = 100,
+    n_boot: int = 200,
     repeats: int = 3,
     seed: int = 0,
     overrides: Sequence[str] = (),

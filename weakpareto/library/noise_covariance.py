@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Protocol
 
 import numpy as np
@@ -106,6 +107,16 @@ class FeatureCovariance:
         w[..., : self.source.initial_samples(mode)] = 0.0
         return w
 
+    @cached_property
+    def constant_variance(self) -> float | None:
+        """The variance when it is one value on the whole grid (additive noise), else None.
+
+        ``P = (W o T) s`` then equals ``s0 (W o T) 1`` at every ``x_j``: the target x column
+        block needs only the row sums of ``W o T`` instead of a ``G K_t nt nx`` product."""
+        s = np.asarray(self.variance)
+        first = s.flat[0] if s.size else 0.0
+        return float(first) if bool(np.all(s == first)) else None
+
     @property
     def _q2(self) -> float:
         return (self.source.dt * self.source.dx) ** 2
@@ -145,7 +156,12 @@ class FeatureCovariance:
         # target x column: A = (W, T), B = (psi, X^* psi). The time sum first,
         # P = (W o T) s (G, K_t, nx), costs G K_t nt nx once for every mask and column;
         # the space sum first would cost B K_x nt nx (every column of every trial system)
-        p = (weights * t[None]) @ s
+        s0 = self.constant_variance
+        if s0 is None:
+            p = (weights * t[None]) @ s
+        else:  # P constant along x: its row sums, and sum_j psi_lj X^* psi_lj once per column
+            p_rows = s0 * (weights * t[None]).sum(axis=-1)  # (G, K_t)
+            overlap = np.einsum("lj,blj->lb", sp, adjoints)  # (K_x, B)
         adj_flat = adjoints.reshape(nb, sp.size)  # (B, K_x nx); explicit size for B = 0
         out = []
         for mask in masks:
@@ -155,13 +171,15 @@ class FeatureCovariance:
                 v = mask.T @ ((t * t) @ s)
             # target x target: B = psi for both -> sum_j s_ij psi_l(x_j)^2
             c_tt = flat @ (weights * r.T[None]).reshape(g, -1).T  # sum_ai W_gai W_hai r_ia
-            # in blocks of targets / columns: the (., K_x, nx) intermediates stay small
-            c_tc = np.concatenate(
-                [  # sum_a M[a,l] P[g,a,j] psi_lj, then the sum over (l, j) with X^* psi
-                    ((mask.T @ p[b]) * sp[None]).reshape(-1, sp.size) @ adj_flat.T
-                    for b in _blocks(g, sp.size)
-                ]
-            )
+            if s0 is not None:
+                c_tc = (p_rows @ mask) @ overlap
+            else:  # in blocks of targets: the (., K_x, nx) intermediates stay small
+                c_tc = np.concatenate(
+                    [  # sum_a M[a,l] P[g,a,j] psi_lj, then the sum over (l, j) with X^* psi
+                        ((mask.T @ p[b]) * sp[None]).reshape(-1, sp.size) @ adj_flat.T
+                        for b in _blocks(g, sp.size)
+                    ]
+                )
             # column x column: A = T for both
             c_cc = np.concatenate(
                 [

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
-from weakpareto._typing import Array
+from weakpareto._typing import Array, IntArray
 from weakpareto.library.gram import EPS_REL, FeatureSource
 from weakpareto.method.exact_fit import profiled
 from weakpareto.method.selection import select_gain
@@ -51,6 +51,7 @@ from weakpareto.method.tiles import resample_counts as resample_counts
 from weakpareto.method.tiles import residual_block_length as residual_block_length
 from weakpareto.method.tiles import tile_labels as tile_labels
 from weakpareto.method.tiles import tile_layout
+from weakpareto.numerics.nelder_mead import minimize_batched
 from weakpareto.records import Mode
 
 #: Default number of resamples and interval level.
@@ -157,6 +158,29 @@ def catmull_rom(value: float, start: float, step: float, n: int) -> tuple[list[i
     return idx, w
 
 
+def catmull_rom_batch(values: Array, start: float, step: float, n: int) -> tuple[IntArray, Array]:
+    """:func:`catmull_rom` of many values at once: indices ``(M, 4)`` and weights ``(M, 4)``,
+    equal to the scalar function's value by value."""
+    v = np.asarray(values, dtype=float)
+    if n == 1:
+        return np.zeros((v.size, 4), dtype=np.int64), np.tile([1.0, 0.0, 0.0, 0.0], (v.size, 1))
+    s = np.minimum(np.maximum((v - start) / step, 0.0), n - 1.0)
+    i = np.minimum(np.floor(s).astype(np.int64), n - 2)
+    t = s - i
+    t2, t3 = t * t, t * t * t
+    w = np.stack(
+        [
+            0.5 * (-t3 + 2.0 * t2 - t),
+            0.5 * (3.0 * t3 - 5.0 * t2 + 2.0),
+            0.5 * (-3.0 * t3 + 4.0 * t2 + t),
+            0.5 * (t3 - t2),
+        ],
+        axis=1,
+    )
+    idx = np.clip(i[:, None] + np.arange(-1, 3), 0, n - 1)
+    return idx, w
+
+
 @dataclass(frozen=True)
 class _Axis:
     """One slot of the local bank: a fixed vector (``n = 1``) or a uniform grid of orders."""
@@ -177,6 +201,11 @@ class _Axis:
     def stencil(self, value: float) -> tuple[list[int], list[float]]:
         idx, w = catmull_rom(value, self.start, self.step, self.n)
         return [k + self.offset for k in idx], w
+
+    def stencils(self, values: Array) -> tuple[IntArray, Array]:
+        """:meth:`stencil` of many values: bank indices and weights ``(M, 4)``."""
+        idx, w = catmull_rom_batch(values, self.start, self.step, self.n)
+        return idx + self.offset, w
 
 
 def _grid(centre: float, bounds: tuple[float, float], half: float, step: float) -> _Axis:
@@ -310,6 +339,37 @@ class LocalBank:
                 blend[k, i] += wk
         return blend.T @ (g @ blend)
 
+    def system_grams(self, grams: Array, problems: IntArray, alphas: Array, orders: Array) -> Array:
+        """:meth:`system_gram` of many points at once: ``grams (P, n, n)`` the bank Grams of the
+        problems, ``problems (M,)`` each point's, ``alphas (M,)``, ``orders (M, c)`` ->
+        ``(M, c + 1, c + 1)``."""
+        parts = [self.target.stencils(alphas)]
+        parts += [ax.stencils(orders[:, j]) for j, ax in enumerate(self.columns)]
+        idx = np.stack([p[0] for p in parts], axis=1)  # (M, c + 1, 4)
+        w = np.stack([p[1] for p in parts], axis=1)
+        m = np.asarray(problems, dtype=np.intp)[:, None, None, None, None]
+        sub = grams[m, idx[:, :, :, None, None], idx[:, None, None, :, :]]  # (M, c+1, 4, c+1, 4)
+        return np.einsum("mpk,mpkql,mql->mpq", w, sub, w)
+
+
+def _relative_batch(gram: Array, ridge: float) -> Array:
+    """:func:`_relative`'s relative residual for a stack of ``[y, X]`` Grams ``(M, c+1, c+1)``."""
+    yy = gram[:, 0, 0]
+    xy = gram[:, 1:, 0]
+    xx = gram[:, 1:, 1:]
+    scale = np.sqrt(np.maximum(np.diagonal(xx, axis1=1, axis2=2), 0.0))
+    scale = np.where(scale > 0.0, scale, 1.0)
+    a = xx / (scale[:, :, None] * scale[:, None, :])
+    rhs = (xy / scale)[:, :, None]
+    if ridge > 0.0:
+        coef = np.linalg.solve(a + ridge * np.eye(a.shape[1]), rhs)[:, :, 0] / scale
+    else:
+        coef = (np.linalg.pinv(a) @ rhs)[:, :, 0] / scale
+    fit = np.einsum("mi,mi->m", coef, xy)
+    quad = np.einsum("mi,mij,mj->m", coef, xx, coef)
+    rss = np.maximum(yy - 2.0 * fit + quad, 0.0)
+    return np.sqrt(rss) / (np.sqrt(np.maximum(yy, 0.0)) + EPS_REL)
+
 
 def _relative(gram: Array, ridge: float) -> tuple[Array, float]:
     """Coefficients (column-normalised ridge, as :func:`weakpareto.library.gram.ridge_from_gram`)
@@ -365,8 +425,6 @@ def bootstrap(
     lowers ``log10`` of the residual by more than ``margin`` — the refinement's rule, so the
     interval of alpha can reach 1.
     """
-    from scipy.optimize import minimize  # imported when used (start-up)
-
     t0 = time.perf_counter()
     if not 0.0 < settings.level < 1.0:
         raise ValueError(f"level={settings.level} must be in (0, 1)")
@@ -382,26 +440,30 @@ def bootstrap(
     lo, hi = bank.lower_upper()
     c = model.size
 
-    def fit_orders(g: Array, start: Array) -> Array:
-        if start.size == 0:
-            return start
+    def fit_orders(grams: Array, starts: Array) -> Array:
+        """Orders minimising the relative residual of every bank Gram ``grams (P, n, n)`` from
+        ``starts (P, d)``: one Nelder–Mead per Gram, all in lock-step (the same trajectories as
+        one at a time; :mod:`weakpareto.numerics.nelder_mead`)."""
+        if starts.shape[1] == 0:
+            return starts
 
-        def objective(v: Array) -> float:
-            a, b = bank.unpack(np.clip(v, lo, hi), model)
-            return _relative(bank.system_gram(g, a, b), ridge)[1]
+        def objective(v: Array, problems: IntArray) -> Array:
+            v = np.clip(v, lo, hi)
+            alphas = v[:, 0] if bank.alpha_free else np.full(v.shape[0], model.alpha)
+            orders = np.tile(np.array(model.orders, dtype=float), (v.shape[0], 1))
+            orders[:, bank.order_free] = v[:, 1:] if bank.alpha_free else v
+            return _relative_batch(bank.system_grams(grams, problems, alphas, orders), ridge)
 
-        res = minimize(
+        res = minimize_batched(
             objective,
-            start,
-            method="Nelder-Mead",
-            bounds=list(zip(lo, hi)),
-            options={
-                "maxiter": settings.maxiter,
-                "xatol": settings.xatol,
-                "fatol": settings.fatol,
-            },
+            starts,
+            lo,
+            hi,
+            maxiter=settings.maxiter,
+            xatol=settings.xatol,
+            fatol=settings.fatol,
         )
-        return np.clip(np.asarray(res.x, dtype=float), lo, hi)
+        return np.clip(res.x, lo, hi)
 
     v_hat = np.clip(
         np.array(
@@ -412,7 +474,7 @@ def bootstrap(
         hi,
     )
     g_full = bank.tile_grams.sum(axis=0)
-    v_full = fit_orders(g_full, v_hat)
+    v_full = fit_orders(g_full[None], v_hat[None])[0]
 
     sel_alt = _matching(model, alternatives, settings.match_tol)
     counts = layout.resample(settings.n_boot, settings.seed)
@@ -426,9 +488,11 @@ def bootstrap(
     alt_terms: dict[tuple[int, float], int] = {}
     size_count: dict[int, int] = {}
     span = np.maximum(hi - lo, 1e-12)
+    grams = np.tensordot(counts, bank.tile_grams, axes=1)  # (B, n, n)
+    v_all = fit_orders(grams, np.tile(v_full, (nb, 1)))
     for b in range(nb):
-        g = bank.gram(counts[b])
-        v = fit_orders(g, v_full)
+        g = grams[b]
+        v = v_all[b]
         a, orders = bank.unpack(v, model)
         gram = bank.system_gram(g, a, orders)
         coef, err = _relative(gram, refit_ridge)
