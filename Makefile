@@ -121,10 +121,12 @@ reproduce-independent: install
 	$(BIN)/python scripts/particle_information.py --out-dir results/independent
 
 ## tab_experiments: several short experiments of one equation (exact Mittag-Leffler modes),
-## each fitted alone and all pooled in one fit, at 0 and 1 % noise, ~5 s
+## each fitted alone and all pooled in one fit, at 0 and 1 % noise, ~5 s; tab_irregular and its
+## fresh-seed sweep (weak estimate and trajectory refit, ~3 min); tab_history
 reproduce-measurement: install
 	$(BIN)/python scripts/measurement_experiments.py --out-dir results/measurement
 	$(BIN)/python scripts/measurement_irregular.py --out-dir results/measurement
+	$(BIN)/python scripts/measurement_seeds.py --out-dir results/measurement
 	$(BIN)/python scripts/measurement_history.py --out-dir results/measurement
 
 ## tab_model_class: advection with Riesz dispersion (exact per-mode solutions) fitted with the

@@ -2,7 +2,10 @@
 
 Particle densities are also fitted with ``noise_kind="intrinsic"`` (the correction the
 ``correlated_noise`` warning advises; :mod:`weakpareto.fit.intrinsic`), labelled
-``<method>+intrinsic``.
+``<method>+intrinsic``. Every method is fitted with ``refit="weak"`` (its own estimate); those
+of ``refit_methods`` / ``refit_without_operator`` also with ``refit="auto"`` (a selected linear
+model refitted to the trajectory, the users' default; :mod:`weakpareto.fit.trajectory`),
+labelled ``<method>+trajectory``.
 
 Cases (``scripts/independent_cases.yaml``): exact per-mode Mittag-Leffler solutions of linear
 equations of the model class (sub-unit, integer and super-unit alpha, both operator families, one
@@ -116,11 +119,14 @@ def run_case(cfg: dict[str, Any], kind: str, noise: float, suite: dict[str, Any]
     settings = suite["settings"]
     rows = []
     family = str(cfg["truth"]["operator"])
-    runs: list[tuple[str, str, str | None]] = [(m, "measurement", family) for m in suite["methods"]]
+    weak = [(m, "measurement", family, "weak") for m in suite["methods"]]
+    runs: list[tuple[str, str, str | None, str]] = weak
+    runs += [(m, "measurement", family, "auto") for m in suite.get("refit_methods", [])]
     if kind == "particles":  # what the correlated_noise warning advises on particle densities
-        runs += [(m, "intrinsic", family) for m in suite["particle_methods"]]
-    runs += [(m, "measurement", None) for m in suite.get("methods_without_operator", [])]
-    for method, noise_kind, operator in runs:
+        runs += [(m, "intrinsic", family, "weak") for m in suite["particle_methods"]]
+    runs += [(m, "measurement", None, "weak") for m in suite.get("methods_without_operator", [])]
+    runs += [(m, "measurement", None, "auto") for m in suite.get("refit_without_operator", [])]
+    for method, noise_kind, operator, refit in runs:
         model = WeakPareto(
             method=method,
             operator=operator,
@@ -128,8 +134,10 @@ def run_case(cfg: dict[str, Any], kind: str, noise: float, suite: dict[str, Any]
             beta_range=tuple(settings["beta_range"]),
             powers=tuple(settings["powers"]),
             noise_kind=noise_kind,
+            refit=refit,
         )
         label = method if noise_kind == "measurement" else f"{method}+intrinsic"
+        label += "+trajectory" if refit != "weak" else ""
         label += "" if operator is not None else " (no operator)"
         t0 = time.perf_counter()
         model.fit(u, field.t, field.x)

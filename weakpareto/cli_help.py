@@ -261,6 +261,10 @@ def discover_help() -> str:
             "  noise_kind=measurement   measurement | intrinsic: fluctuations that obey the "
             "dynamics",
             "                           (densities of moving particles; alpha = 1, linear terms)",
+            "  refit=auto               auto | weak | trajectory: a linear model on a periodic "
+            "1-D field refitted",
+            "                           to the samples' trajectory per Fourier mode (auto: where "
+            "defined)",
             "example: wp discover data=f.npz operator=directional alpha_range=[0.6,1.05] "
             "beta_range=[0.5,2.0] out=r.json",
         ]

@@ -151,10 +151,14 @@ def test_a_superunit_model_on_the_l1_target_warns_about_its_start_terms():
     }  # fmt: skip
     f = generate(cfg, 0)
     kw = dict(operator="riesz", alpha_range=(0.2, 1.9), beta_range=(0.3, 3.0), powers=(0,))
-    l1 = WeakPareto(method="weak_pareto_robust", **kw).fit(f.u, f.t, f.x)
+    l1 = WeakPareto(method="weak_pareto_robust", refit="weak", **kw).fit(f.u, f.t, f.x)
     assert l1.mode_ == "sup" and abs(l1.alpha_ - 1.35) > 0.05
     (note,) = [w for w in l1.warnings_ if w.code == "superunit_start"]
     assert note.level == "warning" and "method=weak_pareto_exact" in note.message
+    # refitted to the trajectory (the default), the L1 start terms no longer shape alpha
+    refitted = WeakPareto(method="weak_pareto_robust", **kw).fit(f.u, f.t, f.x)
+    assert abs(refitted.alpha_ - 1.35) < 1e-6
+    assert not [w for w in refitted.warnings_ if w.code == "superunit_start"]
     exact = WeakPareto(**kw).fit(f.u, f.t, f.x)
     assert abs(exact.alpha_ - 1.35) <= 0.01
     assert not [w for w in exact.warnings_ if w.code == "superunit_start"]

@@ -85,7 +85,8 @@ def test_json_has_the_documented_shape(npz_result):
 def test_readme_example_has_no_warnings_only_the_noise_note(npz_result):
     """FADE with 5 % noise (the README example): diagnostics give information, no warning."""
     found = npz_result["warnings"]
-    assert [(w["code"], w["level"]) for w in found] == [("noise_level", "info")]
+    codes = [(w["code"], w["level"]) for w in found]
+    assert codes == [("noise_level", "info"), ("trajectory_refit", "info")]
     assert (
         "apparent noise 3.9 % of std(u)" in found[0]["message"]
     )  # 5 % mult.: 0.05 rms/std/sqrt(3)

@@ -50,6 +50,7 @@ def test_defaults_are_documented_values():
         "history": "none",
         "tempering": None,
         "noise_kind": "measurement",
+        "refit": "auto",
     }
 
 

@@ -117,7 +117,9 @@ def test_one_experiment_is_bit_identical_to_a_plain_fit(fade_field):
     u, t, x = fade_field
     u = (u * (1 + 0.05 * np.random.default_rng(0).uniform(-1, 1, u.shape)))[::2]
     t = t[::2]
-    ranges = dict(alpha_range=(0.6, 1.05), beta_range=(0.5, 2.0), method="weak_pareto_robust")
+    ranges = dict(
+        alpha_range=(0.6, 1.05), beta_range=(0.5, 2.0), method="weak_pareto_robust", refit="weak"
+    )
     plain = WeakPareto(**ranges).fit(u, t, x)
     listed = WeakPareto(**ranges).fit([u], [t], [x])
     for m in (plain, listed):

@@ -30,7 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from weakpareto._typing import Array
-from weakpareto.errors import UserInputError
+from weakpareto.errors import UserInputError, check_choice
 from weakpareto.fit.context import FitWarning
 from weakpareto.fit.restrictions import require_one_periodic_1d_field
 from weakpareto.fit.sources import FitData
@@ -55,13 +55,9 @@ SETTLED = 1e-4
 
 
 def check_noise_kind(value: Any) -> NoiseKind:
-    """The validated ``noise=`` value."""
-    if value not in NOISE_KINDS:
-        raise UserInputError(
-            f"noise_kind={value!r} is not one of {', '.join(NOISE_KINDS)} (intrinsic: fluctuations "
-            "that obey the dynamics, e.g. densities of moving particles)"
-        )
-    return cast(NoiseKind, value)
+    """The validated ``noise_kind=`` value."""
+    hint = "intrinsic: fluctuations that obey the dynamics, e.g. densities of moving particles"
+    return cast(NoiseKind, check_choice("noise_kind", value, NOISE_KINDS, hint))
 
 
 def check_intrinsic_supported(spec: FitSpec, data: FitData, domain: str) -> None:

@@ -40,6 +40,7 @@ from weakpareto.fit.kinds import MethodKind, ProgressFn, check_supported
 from weakpareto.fit.sampling import sampling_notes
 from weakpareto.fit.sources import Experiments, FitData
 from weakpareto.fit.spec import FitSpec, PowerModeRequest
+from weakpareto.fit.trajectory import check_trajectory_supported, data_reason, finish_trajectory
 from weakpareto.library.forcing import ForcedSource
 from weakpareto.library.gram import FeatureSource
 from weakpareto.library.history import HistorySource
@@ -128,6 +129,8 @@ def start_term_notes(spec: FitSpec, source_name: str, result: DiscoveryResult) -
     eq = result.final
     if eq.mode != "sup" or spec.features != "weak" or source_name == "periodic_exact":
         return []
+    if "trajectory_modes" in result.timings:  # refitted to the samples: no start terms read
+        return []
     return [
         FitWarning(
             "superunit_start",
@@ -176,6 +179,10 @@ def plan_fit(data: FitData, spec: FitSpec, rescaled: bool = False) -> FitPlan:
         check_history_supported(spec, data, choice.domain)
         spec, history_notes = history_applicable(spec)
         notes += history_notes
+    if spec.refit == "trajectory":
+        check_trajectory_supported(spec, data, choice.domain)
+    elif spec.refit == "auto" and data_reason(spec, data, choice.domain) is not None:
+        spec = dataclasses.replace(spec, refit="weak")  # where it is not defined: the weak one
     return FitPlan(spec, choice, kind, tuple(notes), n_exp)
 
 
@@ -203,6 +210,12 @@ def fit(
             fitted.result, fitted.source, forcing_of(data), spec.discovery
         )
         fitted = dataclasses.replace(fitted, result=result, source=source)
+    if spec.refit != "weak" and fitted.source is not None:
+        result, refit_notes = finish_trajectory(
+            fitted.result, fitted.source, spec, requested=spec.refit == "trajectory"
+        )
+        fitted = dataclasses.replace(fitted, result=result)
+        notes += refit_notes
     return FitOutcome(
         result=fitted.result,
         spec=spec,

@@ -94,6 +94,10 @@ class Bootstrap:
 NoiseKind = Literal["measurement", "intrinsic"]
 NOISE_KINDS: tuple[NoiseKind, ...] = ("measurement", "intrinsic")
 
+#: The final estimate of a selected model (:mod:`weakpareto.fit.trajectory`).
+RefitKind = Literal["auto", "weak", "trajectory"]
+REFIT_KINDS: tuple[RefitKind, ...] = ("auto", "weak", "trajectory")
+
 
 @dataclass(frozen=True)
 class FitSpec:
@@ -129,6 +133,9 @@ class FitSpec:
     #: ``intrinsic``: the noise is fluctuations that obey the dynamics (densities of moving
     #: particles); the final model is corrected for them (:mod:`weakpareto.fit.intrinsic`).
     noise_kind: NoiseKind = "measurement"
+    #: ``weak``: the weak estimate (the paper's); ``auto``/``trajectory``: a linear periodic model
+    #: refitted to the data's trajectory (:mod:`weakpareto.fit.trajectory`).
+    refit: RefitKind = "weak"
 
     @property
     def tempered(self) -> bool:

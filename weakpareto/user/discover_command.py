@@ -82,6 +82,7 @@ STRING_KEYS = (
     "forcing",
     "history",
     "noise_kind",
+    "refit",
     *KEY_OPTIONS,
 )
 #: Keys that describe the data, not the estimator (``*_key=`` name variables of array files).

@@ -72,7 +72,7 @@ from weakpareto.user.operator_default import (
     resolve_operator,
     searched_operator,
 )
-from weakpareto.user.record_options import with_history, with_noise
+from weakpareto.user.record_options import with_history, with_noise, with_refit
 from weakpareto.user.saved_state import (
     check_state_params,
     fitted_state,
@@ -184,23 +184,20 @@ class WeakPareto:
     polish : bool, default True
         Exact-order Nelder–Mead polishing before the exact refit (paper Sec. 4.5).
     domain : {"auto", "periodic", "bounded"}, default "auto"
-        ``periodic``: FFT operators on a grid covering one period (the paper). ``bounded``: the
-        data are a window of a larger system (1-D only): compact tests inside the window,
-        integer orders by exact integration by parts, fractional orders as Riemann–Liouville
-        derivatives with the window's edges as terminals (directional: left edge; riesz:
-        symmetric). ``auto``: periodic when the edges pass :func:`weakpareto.fit.domain.
-        periodicity` (or ``period=`` is given), bounded otherwise; :meth:`print` says which
-        and why, ``grid_["domain"]``/``["domain_reason"]`` store it, and periodic operators on
-        non-periodic data warn (``non_periodic``; :mod:`weakpareto.fit.domain`).
+        ``periodic``: FFT operators over one period (the paper); ``bounded``: a window of a
+        larger system (1-D; docs/bounded-windows.md); ``auto``: periodic when the edges pass
+        :func:`weakpareto.fit.domain.periodicity` or ``period=`` is given, else bounded;
+        ``grid_["domain"]``/``["domain_reason"]`` say which and why (:mod:`weakpareto.fit.domain`).
     uncertainty : {None, "bootstrap"}, default None; n_boot : int, 200; level : float, 0.9
         ``bootstrap`` (ours): intervals at ``level`` from ``n_boot`` block resamples of the weak
         equations (alpha, orders and coefficients refit on the support), inclusion frequencies,
         S_beta and ``identifiability`` warnings (:mod:`weakpareto.user.uncertainty_report`).
     history : {"none", "unknown"}, "none"; noise_kind : {"measurement", "intrinsic"}
-        ``history=unknown`` (ours; weak_pareto_exact): the record starts after the onset, the
-        unobserved past's memory is modelled (:mod:`weakpareto.fit.history`, ``grid_``).
-        ``noise_kind=intrinsic`` (ours): fluctuations that obey the dynamics (densities of moving
-        particles) are corrected for (:mod:`weakpareto.fit.intrinsic`; alpha = 1, linear terms).
+        ``unknown`` (ours): the record starts after the onset (:mod:`weakpareto.fit.history`);
+        ``intrinsic`` (ours): particle fluctuations corrected (:mod:`weakpareto.fit.intrinsic`).
+    refit : {"auto", "weak", "trajectory"}, default "auto"
+        ``auto`` (ours): a selected linear model of a periodic 1-D field refitted to the samples
+        (:mod:`weakpareto.fit.trajectory`); ``weak``: the weak estimate (the paper's).
     tempering : float or None, default None
         lambda (1/x units) of ``operator="tempered"`` / ``"tempered_riesz"`` / ``"a+tempered"``;
         None estimates it (:mod:`weakpareto.user.tempering`); fitted: ``tempering_``, in grid_.
@@ -258,6 +255,7 @@ class WeakPareto:
         history: str = "none",
         tempering: float | None = None,
         noise_kind: str = "measurement",
+        refit: str = "auto",
     ) -> None:
         self.operator = operator
         self.alpha_range = alpha_range
@@ -281,6 +279,7 @@ class WeakPareto:
         self.n_boot = n_boot
         self.level = level
         self.history, self.tempering, self.noise_kind = history, tempering, noise_kind
+        self.refit = refit
 
     # -- scikit-learn parameter protocol -----------------------------------------------------
     @classmethod
@@ -331,6 +330,7 @@ class WeakPareto:
             groups_of_params(p), p["seed"], domain=p["domain"], uncertainty=None if plain else boot
         )
         check_supported(spec, two_dims=False, domain="periodic", rescaled=True)  # before any data
+        spec = with_refit(spec, self.refit)
         if plain:
             return spec
         return with_noise(with_history(spec, self.history), self.noise_kind)
