@@ -92,3 +92,27 @@ def test_refusals_are_one_line(params, match):
     with pytest.raises(UserInputError, match=match) as info:
         WeakPareto(**{**SETTINGS, **params}).fit(diffusion_wave(0.0, 0), T, X)
     assert "\n" not in str(info.value)
+
+
+def test_several_experiments_are_refitted_together_each_from_its_own_start():
+    """Three short records of ``D_t^0.7 u = 0.3 R^1.5 u`` (exact per-mode solutions, own initial
+    conditions, lengths and grids, 1 % noise): one refit of the pooled model, every frame used."""
+    rng = np.random.default_rng(5)
+    fields, times, xs = [], [], []
+    for nt, nx, t_end, phase in ((31, 64, 0.5, 0.0), (41, 48, 0.8, 1.0), (25, 64, 0.4, 2.0)):
+        x = 2 * np.pi * np.arange(nx) / nx
+        k = np.fft.fftfreq(nx, 1.0 / nx)
+        t = np.linspace(0.0, t_end, nt)
+        u0 = 1.0 + np.sin(x + phase) + 0.4 * np.cos(2 * x - phase) + 0.2 * np.sin(3 * x)
+        z = np.multiply.outer(t**0.7, -0.3 * np.abs(k) ** 1.5)
+        u = np.real(np.fft.ifft(mittag_leffler(z, 0.7, 1.0) * np.fft.fft(u0), axis=-1))
+        fields.append(u + 0.01 * np.std(u) * rng.standard_normal(u.shape))
+        times.append(t)
+        xs.append(x)
+    settings = {"operator": "riesz", "alpha_range": (0.2, 1.9), "beta_range": (0.0, 3.2)}
+    model = WeakPareto(**settings).fit(fields, times, xs)
+    (note,) = [w for w in model.warnings_ if w.code == "trajectory_refit"]
+    assert "97 frames" in note.message  # 31 + 41 + 25
+    assert model.mode_ == "sub" and model.orders_.size == 1
+    assert abs(model.alpha_ - 0.7) < 0.01 and abs(model.orders_[0] - 1.5) < 0.02
+    assert abs(model.coef_[0] / 0.3 - 1) < 0.02

@@ -18,11 +18,12 @@ import numpy as np
 
 from weakpareto.errors import UserInputError, check_choice
 from weakpareto.fit.context import FitWarning
-from weakpareto.fit.sources import Experiments, FitData
+from weakpareto.fit.sources import FitData
 from weakpareto.fit.spec import REFIT_KINDS, FitSpec, RefitKind
 from weakpareto.library.families import FamilyLibrary
 from weakpareto.library.gram import FeatureSource
 from weakpareto.library.noise_level import estimate_noise
+from weakpareto.library.pooled import PooledSource
 from weakpareto.method.trajectory_fit import (
     MaskedModeData,
     ModeData,
@@ -50,8 +51,6 @@ def check_refit(value: Any) -> RefitKind:
 
 def data_reason(spec: FitSpec, data: FitData, domain: str) -> str | None:
     """Why these data (and options) admit no trajectory refit, or None."""
-    if isinstance(data, Experiments) and len(data.fields) > 1:
-        return "several experiments"
     if data.two_d:
         return "a 2-D field"
     if domain != "periodic":
@@ -132,35 +131,24 @@ def finish_trajectory(
     reason = model_reason(eq)
     if reason is not None:
         return result, _not_applied(reason, requested)
-    # a library of several families is one field and one set of tests
-    lib: Any = source.parts[0] if isinstance(source, FamilyLibrary) else source
-    u = np.asarray(lib.u, dtype=float)
-    weights = getattr(lib, "sample_weights", None)
-    missing = None if weights is None else np.asarray(weights) <= 0.0
-    nt, nx = u.shape
-    if missing is not None and nt - int(np.sum(np.all(missing, axis=1))) < MIN_FRAMES:
-        return result, _not_applied("fewer than 8 frames with samples", requested)
-    own = getattr(lib, "noise_estimate", None)  # a source of missing samples reads its own
-    estimate = own("auto") if own is not None else estimate_noise(u, "auto")
-    noise = float(np.mean(estimate.variance)) if estimate is not None else 0.0
-    times = _times(lib, nt)
-    if missing is None or not missing.any():
-        data: ModeData | MaskedModeData = ModeData.of_field(u, times, lib.period, noise)
-    else:  # the signal modes from frames filled with their mean; the fit on the samples taken
-        count = np.maximum(np.sum(~missing, axis=1, keepdims=True), 1)
-        mean = np.sum(np.where(missing, 0.0, u), axis=1, keepdims=True) / count
-        filled = np.where(missing, mean, u)
-        kappa = ModeData.of_field(filled, times, lib.period, noise).kappa
-        x = float(lib.period) / nx * np.arange(nx)
-        data = MaskedModeData.of_field(u, times, x, kappa, missing)
-    if data.n_modes - int(np.any(data.kappa == 0.0)) < MIN_MODES:
-        return result, _not_applied("no Fourier mode carries signal above the noise", requested)
+    experiments = source.parts if isinstance(source, PooledSource) else (source,)
+    data = [_mode_data(part) for part in experiments]
+    if any(isinstance(d, str) for d in data):
+        return result, _not_applied(next(d for d in data if isinstance(d, str)), requested)
     families = cast("tuple[SpectralKind, ...]", tuple(t.family or eq.operator for t in eq.terms))
     orders = np.array([t.order for t in eq.terms], dtype=float)
     coef = np.array([t.coef for t in eq.terms], dtype=float)
     model = TrajectoryModel.of_terms(eq.mode, families, orders)
     lower, upper = _bounds(model, float(eq.alpha), orders, spec)
-    fit = refit_trajectory(data, model, float(eq.alpha), orders, coef, lower, upper)
+    fit = refit_trajectory(
+        cast("list[ModeData | MaskedModeData]", data),
+        model,
+        float(eq.alpha),
+        orders,
+        coef,
+        lower,
+        upper,
+    )
     terms = tuple(
         dataclasses.replace(t, order=float(b), coef=float(c))
         for t, b, c in zip(eq.terms, fit.orders, fit.coef, strict=True)
@@ -202,3 +190,31 @@ def _moves(weak: Equation, final: Equation) -> str:
         after = ", ".join(f"{b:.4f}" for _, b in free)
         parts.append(f"orders {before} -> {after}")
     return "; ".join(parts) if parts else "coefficients only"
+
+
+def _mode_data(source: Any) -> ModeData | MaskedModeData | str:
+    """The signal modes of one experiment's field, or why it has none to fit."""
+    # a library of several families is one field and one set of tests
+    lib: Any = source.parts[0] if isinstance(source, FamilyLibrary) else source
+    u = np.asarray(lib.u, dtype=float)
+    weights = getattr(lib, "sample_weights", None)
+    missing = None if weights is None else np.asarray(weights) <= 0.0
+    nt, nx = u.shape
+    if missing is not None and nt - int(np.sum(np.all(missing, axis=1))) < MIN_FRAMES:
+        return f"fewer than {MIN_FRAMES} frames with samples"
+    own = getattr(lib, "noise_estimate", None)  # a source of missing samples reads its own
+    estimate = own("auto") if own is not None else estimate_noise(u, "auto")
+    noise = float(np.mean(estimate.variance)) if estimate is not None else 0.0
+    times = _times(lib, nt)
+    if missing is None or not missing.any():
+        data: ModeData | MaskedModeData = ModeData.of_field(u, times, lib.period, noise)
+    else:  # the signal modes from frames filled with their mean; the fit on the samples taken
+        count = np.maximum(np.sum(~missing, axis=1, keepdims=True), 1)
+        mean = np.sum(np.where(missing, 0.0, u), axis=1, keepdims=True) / count
+        filled = np.where(missing, mean, u)
+        kappa = ModeData.of_field(filled, times, lib.period, noise).kappa
+        x = float(lib.period) / nx * np.arange(nx)
+        data = MaskedModeData.of_field(u, times, x, kappa, missing)
+    if data.n_modes - int(np.any(data.kappa == 0.0)) < MIN_MODES:
+        return "no Fourier mode carries signal above the noise"
+    return data

@@ -260,7 +260,7 @@ class TrajectoryFit:
 
 
 def refit_trajectory(
-    data: ModeData | MaskedModeData,
+    data: ModeData | MaskedModeData | Sequence[ModeData | MaskedModeData],
     model: TrajectoryModel,
     alpha: float,
     orders: Array,
@@ -270,21 +270,29 @@ def refit_trajectory(
 ) -> TrajectoryFit:
     """Minimise the projected residual from the weak estimate ``(alpha, orders, coef)`` within
     ``[lower, upper]`` (packed as :meth:`TrajectoryModel.pack`; coefficients unbounded) by
-    SciPy's trust-region reflective least squares."""
+    SciPy's trust-region reflective least squares. Several experiments of one equation
+    (a sequence of data): their residuals together, each with its own initial data."""
     from scipy.optimize import least_squares  # imported when used (start-up)
 
     t0 = time.perf_counter()
-    scale = float(np.sqrt(data.energy))
+    parts = tuple(data) if isinstance(data, Sequence) else (data,)
+    scale = float(np.sqrt(sum(d.energy for d in parts)))
     scale = scale if scale > 0.0 else 1.0
+    size = sum(d.n_residuals for d in parts)
 
     def residual(p: Array) -> Array:
         a, b, xi = model.unpack(p, alpha)
         try:
             with np.errstate(over="ignore", invalid="ignore"):
-                basis = mode_basis(data.times, model.mode, a, model.rates(data.kappa, b, xi))
-                r = data.residual(basis) / scale
+                r = np.concatenate(
+                    [
+                        d.residual(mode_basis(d.times, model.mode, a, model.rates(d.kappa, b, xi)))
+                        for d in parts
+                    ]
+                )
+                r = r / scale
         except (MittagLefflerOverflowError, np.linalg.LinAlgError):
-            return np.full(data.n_residuals, OVERFLOW_RESIDUAL)
+            return np.full(size, OVERFLOW_RESIDUAL)
         return r if np.all(np.isfinite(r)) else np.full(r.size, OVERFLOW_RESIDUAL)
 
     start = np.clip(model.pack(alpha, orders, coef), lower, upper)
@@ -300,8 +308,8 @@ def refit_trajectory(
         coef=xi,
         start_residual=float(r0 @ r0),
         residual=float(r1 @ r1),
-        n_modes=data.n_modes,
-        n_frames=data.n_frames,
+        n_modes=max(d.n_modes for d in parts),
+        n_frames=sum(d.n_frames for d in parts),
         n_evaluations=int(res.nfev),
         seconds=time.perf_counter() - t0,
     )
