@@ -1,6 +1,7 @@
 """The grid record of a fit (``WeakPareto.grid_``, the JSON's ``"grid"``) in the data's units.
 
-One field: its grid, power mode, test counts and domain (:func:`field_grid`). Several
+One field: its grid, power mode, test counts, domain and which estimate the equation is
+(``refit``, :func:`refit_record`) (:func:`field_grid`). Several
 experiments of one equation: their number, the power mode, the domain and one record per
 experiment (:func:`experiment_grids`), each with its 1-based ``experiment`` number and its
 number of weak equations ``rows`` (:func:`experiments_grid`).
@@ -55,6 +56,7 @@ def field_grid(field: Checked, outcome: FitOutcome) -> dict[str, Any]:
             "dropped_endpoint": field.dropped_endpoint,
         }
     grid.update(outcome.domain.to_dict())
+    grid["refit"] = refit_record(outcome)
     if isinstance(outcome.source, HistorySource):
         grid["history"] = outcome.source.history_record()
     if isinstance(field, CheckedField) and (field.irregular or field.missing is not None):
@@ -107,7 +109,25 @@ def experiments_grid(
         "experiments": experiment_grids(fields, parts_of(outcome.source)),
     }
     grid.update(outcome.domain.to_dict())
+    grid["refit"] = refit_record(outcome)
     return grid
+
+
+def refit_record(outcome: FitOutcome) -> dict[str, Any]:
+    """Which estimate the final equation is (:mod:`weakpareto.fit.trajectory`): ``weak``, or
+    ``trajectory`` with the Fourier modes and frames it used and the samples' rms misfit (share
+    of their signal) at the weak estimate and after."""
+    timings = outcome.result.timings
+    if "trajectory_modes" not in timings:
+        return {"estimate": "weak", "asked": outcome.spec.refit}
+    return {
+        "estimate": "trajectory",
+        "asked": outcome.spec.refit,
+        "modes": int(timings["trajectory_modes"]),
+        "frames": int(timings["trajectory_frames"]),
+        "rms_misfit_weak": float(np.sqrt(timings["trajectory_residual_start"])),
+        "rms_misfit": float(np.sqrt(timings["trajectory_residual"])),
+    }
 
 
 def experiment_rows(grid: dict[str, Any]) -> tuple[int, ...]:
