@@ -12,7 +12,9 @@ law. ``b`` and ``Theta`` are evaluated directly at the selected orders, as the f
 and with the same nuisance directions profiled out (the super-unit ``u'(0)`` of
 ``weak_pareto_exact``, :func:`weakpareto.method.exact_fit.profiled_system`), so
 ``||r|| / ||b||`` is the fit's E_fit — except for noise-aware scoring (``weak_pareto_exact``),
-whose E_fit comes from the noise-corrected Gram matrix while the map shows the raw residual.
+whose E_fit comes from the noise-corrected Gram matrix while the map shows the raw residual, and
+after a trajectory refit (``refit=auto``, :mod:`weakpareto.fit.trajectory`), whose equation is
+not the weak estimate E_fit belongs to: the map is then the weak residual of the refitted model.
 
 Nothing is computed for fits without weak equations (methods that build their own features)
 or for several experiments fitted together; the reason is returned instead.
