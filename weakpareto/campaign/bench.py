@@ -352,7 +352,7 @@ def run_bench(
     large_method: str = "weak_pareto_exact",
 ) -> dict[str, pd.DataFrame]:
     """Run the bench with one BLAS thread and write ``out_dir/*.csv`` and ``*.json``; with
-    ``uncertainty`` also the cost of ``uncertainty=bootstrap`` (B = 100, FADE 10 %) against one
+    ``uncertainty`` also the cost of ``uncertainty=bootstrap`` (B = 200, FADE 10 %) against one
     fit (``uncertainty_cost.csv``, :mod:`weakpareto.campaign.bench_uncertainty`); with
     ``startup`` the whole-process start-up of ``wp`` commands (``startup.csv``,
     :mod:`weakpareto.campaign.bench_startup`); with ``large`` sizes the time and peak memory of

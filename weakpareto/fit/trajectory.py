@@ -5,8 +5,10 @@ The weak form selects the terms; for a linear model on a periodic 1-D field its 
 and coefficients are then refitted by output error on the samples
 (:mod:`weakpareto.method.trajectory_fit`), the maximum-likelihood estimate for white measurement
 noise. ``refit=auto`` (the users' default) applies it where it is defined and says in an info
-note what was used or why not; ``refit=weak`` keeps the weak estimate (the paper's and ``wp
-run``'s behaviour); ``refit=trajectory`` asks for it and refuses data it cannot handle.
+note what it moved; elsewhere the weak estimate stays without a note (``grid_["refit"]`` says
+which estimate the equation is); ``refit=weak`` keeps the weak estimate (the paper's and ``wp
+run``'s behaviour); ``refit=trajectory`` asks for it, refuses data it cannot handle in one line
+and warns when the selected model is outside the class.
 """
 
 from __future__ import annotations
