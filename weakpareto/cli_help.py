@@ -264,7 +264,9 @@ def discover_help() -> str:
             "  refit=auto               auto | weak | trajectory: a linear model on a periodic "
             "1-D field refitted",
             "                           to the samples' trajectory per Fourier mode (auto: where "
-            "defined)",
+            "defined;",
+            "                           with history=unknown: an onset before the record fitted "
+            "too)",
             "example: wp discover data=f.npz operator=directional alpha_range=[0.6,1.05] "
             "beta_range=[0.5,2.0] out=r.json",
         ]

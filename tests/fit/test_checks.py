@@ -182,6 +182,10 @@ def test_fit_thresholds_and_info_level():
     assert [w.code for w in check_fit(0.31, 0.0)] == ["poor_fit"]
     assert "max_terms" in check_fit(0.31, 0.0)[0].message
     assert check_fit(0.2, 0.1) == []  # noise explains it
+    # a poor fit the noise accounts for: no advice to add terms
+    (w,) = check_fit(0.9, 0.7)
+    assert w.code == "noise_dominated" and "max_terms" not in w.message and "0.7" in w.message
+    assert [w.code for w in check_fit(0.9, 0.6)] == ["poor_fit"]  # 0.6 < 0.7 x 0.9
     assert [w.code for w in check_fit(0.2, 0.01)] == ["misfit"]
     assert check_fit(0.04, 0.0) == []
     assert noise_note(0.03).level == "info" and noise_note(0.3).level == "warning"

@@ -84,7 +84,6 @@ def test_a_nonlinear_model_keeps_its_weak_estimate_and_an_explicit_request_is_wa
     ("params", "match"),
     [
         ({"refit": "exact"}, "refit='exact' is not one of"),
-        ({"refit": "trajectory", "history": "unknown"}, "refit=trajectory is not implemented"),
         ({"refit": "trajectory", "domain": "bounded"}, "refit=trajectory is not implemented"),
     ],
 )

@@ -122,3 +122,61 @@ def test_missing_samples_are_fitted_where_they_were_taken():
     assert fit.alpha == pytest.approx(0.75, abs=1e-6)
     np.testing.assert_allclose(fit.orders, [1.0, 1.7], atol=1e-6)
     np.testing.assert_allclose(fit.coef, [-0.6, 0.3], rtol=1e-6)
+
+
+@pytest.mark.parametrize(("mode", "alpha"), [("sub", 0.6), ("sup", 1.5)])
+def test_an_onset_before_the_record_is_recovered_with_the_equation(mode, alpha):
+    """A field started 1.5 time units before its first sample (exact per-mode solution at the
+    time since the onset): from a start off in alpha, the order, the coefficient and the delay
+    (0.2 of the record's 2 units) the onset model finds all four; at delay 0 the residual is
+    far above it (the missing memory)."""
+    t = np.linspace(0.0, 2.0, 60)
+    u = exact_field(t + 1.5, alpha, ("riesz",), (1.5,), (0.4,), slope=mode == "sup")
+    data = ModeData.of_field(u, t, PERIOD, noise_variance=0.0)
+    model = TrajectoryModel.of_terms(mode, ("riesz",), (1.5,), onset=True)
+    assert model.onset and model.n_parameters == 4
+    a_lo, a_hi = (0.3, 0.99) if mode == "sub" else (1.05, 1.9)
+    lower = model.pack(a_lo, np.array([0.5]), np.array([-np.inf]), 0.0)
+    upper = model.pack(a_hi, np.array([2.5]), np.array([np.inf]), 20.0)
+    start = (alpha + 0.1, np.array([1.7]), np.array([0.3]))
+    fit = refit_trajectory(data, model, *start, lower, upper, delay=0.4)
+    assert fit.alpha == pytest.approx(alpha, abs=1e-6)
+    assert fit.delay == pytest.approx(1.5, rel=1e-5)
+    np.testing.assert_allclose(fit.orders, [1.5], atol=1e-6)
+    np.testing.assert_allclose(fit.coef, [0.4], rtol=1e-6)
+    plain = TrajectoryModel.of_terms(mode, ("riesz",), (1.5,))
+    at_zero = refit_trajectory(data, plain, *start, np.delete(lower, 1), np.delete(upper, 1))
+    assert fit.residual < 1e-14 and at_zero.residual > 1e4 * max(fit.residual, 1e-16)
+
+
+def test_the_integer_branch_has_no_onset_parameter():
+    model = TrajectoryModel.of_terms("int", ("riesz",), (1.5,), onset=True)
+    assert not model.onset and model.n_parameters == 2
+
+
+@pytest.mark.parametrize(("family", "order", "coef"), [("tempered_riesz", 1.5, 0.3),
+                                                       ("tempered", 0.7, -0.3)])  # fmt: skip
+def test_a_tempered_family_is_refitted_with_lambda_given_or_free(family, order, coef):
+    """u_t = c X^{beta, lambda} u, lambda = 1.3 (exact per-mode exponentials of the tempered
+    symbol, docs/method/tempered.md): with lambda given the refit finds order and coefficient;
+    with lambda a parameter (started at 2) it finds lambda too."""
+    from weakpareto.numerics.tempered import tempered_spectral_multiplier
+
+    t = np.linspace(0.0, 2.0, 60)
+    u0 = 1.0 + np.sin(X) + 0.4 * np.cos(2 * X + 0.3) + 0.2 * np.sin(3 * X - 0.5)
+    lam = coef * tempered_spectral_multiplier(family, KAPPA, order, 1.3)
+    u = np.real(np.fft.ifft(np.exp(np.multiply.outer(t, lam)) * np.fft.fft(u0), axis=-1))
+    data = ModeData.of_field(u, t, PERIOD, noise_variance=0.0)
+    for free in (False, True):
+        model = TrajectoryModel.of_terms("int", (family,), (order,), tempering=1.3,
+                                         tempering_free=free)  # fmt: skip
+        assert model.n_parameters == 2 + free
+        lo = [np.log(0.1)] if free else []
+        hi = [np.log(10.0)] if free else []
+        lower = np.array([*lo, order - 0.25, -np.inf])
+        upper = np.array([*hi, order + 0.25, np.inf])
+        fit = refit_trajectory(data, model, 1.0, np.array([order + 0.1]), np.array([1.1 * coef]),
+                               lower, upper, tempering=2.0 if free else None)  # fmt: skip
+        np.testing.assert_allclose(fit.orders, [order], atol=1e-6)
+        np.testing.assert_allclose(fit.coef, [coef], rtol=1e-6)
+        assert fit.tempering == pytest.approx(1.3, rel=1e-6)

@@ -30,8 +30,12 @@ def recorded_late(alpha: float, beta: float, coef: float, cut: float = 0.3):
     return module.cut_record(alpha, beta, coef, cut)
 
 
-def fit(u, t, x, history: str) -> WeakPareto:
-    return WeakPareto(method="weak_pareto_exact", history=history, **SETTINGS).fit(u, t, x)
+def fit(u, t, x, history: str, refit: str = "weak") -> WeakPareto:
+    """The weak estimate by default: these tests check the history model of the weak form (the
+    onset refit, ``refit="auto"``, is tested in tests/fit/test_history_onset.py)."""
+    return WeakPareto(method="weak_pareto_exact", history=history, refit=refit, **SETTINGS).fit(
+        u, t, x
+    )
 
 
 @pytest.mark.parametrize(

@@ -113,3 +113,28 @@ def test_wp_discover_takes_tempering(tmp_path, capsys) -> None:
     assert payload["grid"]["tempering"] == 1.0 and payload["params"]["tempering"] == 1.0
     (term,) = payload["terms"]
     assert term["family"] == "tempered_riesz" and abs(term["coef"] - COEF) < 0.03 * COEF
+
+
+def test_the_trajectory_refit_refits_lambda_with_the_model() -> None:
+    """1 % multiplicative noise (the tab_model_class row), lambda estimated: the refit moves
+    lambda with the order and the coefficient (measured lambda 1.092 -> 1.054 for the truth 1,
+    order 1.4688 -> 1.4794, coefficient error 7.8 -> 4.9 %; the order's standard error there is
+    0.012, docs/method/tempered.md); the grid record and tempering_ agree, and with refit=weak
+    lambda is the weak estimate."""
+    from weakpareto.benchmarks.noise import add_noise
+
+    u, t, x = tempered_field()
+    u = add_noise(u, "multiplicative", 0.01, 0)
+    auto = WeakPareto(operator="tempered_riesz", **RANGES).fit(u, t, x)
+    weak = WeakPareto(operator="tempered_riesz", refit="weak", **RANGES).fit(u, t, x)
+    assert auto.grid_["refit"]["estimate"] == "trajectory"
+    assert weak.grid_["refit"]["estimate"] == "weak"
+    assert auto.tempering_ == auto.grid_["tempering"] != weak.tempering_
+    assert abs(auto.tempering_ - LAM) < abs(weak.tempering_ - LAM)
+    for model, order_error, coef_error in ((auto, 0.025, 0.06), (weak, 0.035, 0.09)):
+        (term,) = model.equation_.terms
+        assert abs(term.order - ORDER) < order_error and abs(term.coef / COEF - 1) < coef_error
+    (a,), (w,) = auto.equation_.terms, weak.equation_.terms
+    assert abs(a.order - ORDER) < abs(w.order - ORDER) and abs(a.coef - COEF) < abs(w.coef - COEF)
+    (note,) = [w for w in auto.warnings_ if w.code == "trajectory_refit"]
+    assert "tempering lambda x" in note.message

@@ -29,6 +29,10 @@ Codes
     reaction-diffusion at 5-10 %, the superunit case at 1 %: 0.2-0.7, where recovery is
     marginal anyway); 0.3 flags a model that misses a large part of the dynamics while
     staying quiet on every well-posed benchmark at moderate noise.
+``noise_dominated``
+    ``E_fit > POOR_FIT`` but the estimated noise alone leaves at least :data:`NOISE_SHARE` of it
+    (``noise_floor`` below): the weak target is dominated by noise, not by a missing term, so
+    more terms or wider ranges would not help (replaces ``poor_fit``).
 ``misfit``
     ``E_fit > MISFIT_MIN`` (0.05) and more than :data:`MISFIT_RATIO` (4) times the residual
     the estimated noise alone would leave (``noise_floor`` below): the data are cleaner than
@@ -105,6 +109,7 @@ from weakpareto.fit.probes import bound_advice as _bound_advice
 from weakpareto.library.families import FamilyLibrary
 from weakpareto.library.forcing import ForcedSource
 from weakpareto.library.gram import FeatureSource
+from weakpareto.library.history import HistorySource
 from weakpareto.library.noise_level import pooled_noise_level
 from weakpareto.library.pooled import parts_of
 from weakpareto.method.exact_fit import profiled
@@ -130,6 +135,8 @@ POOR_FIT = 0.3
 #: ``misfit``: E_fit above this and above MISFIT_RATIO x the noise residual.
 MISFIT_MIN = 0.05
 MISFIT_RATIO = 4.0
+#: ``noise_dominated``: the noise residual is at least this share of E_fit (half its energy).
+NOISE_SHARE = 0.7
 #: ``front_not_flat``: validation-error ratio of the last two sizes tried.
 FRONT_GAIN = 2.0
 #: Apparent noise (relative to std(u)) above which the noise note becomes a warning.
@@ -192,6 +199,9 @@ def _surrogate(source: FeatureSource, noise: Array) -> FeatureSource | None:
     family); None when the source is not a dataclass holding its field ``u``."""
     if isinstance(source, ForcedSource):  # the known forcing carries no noise
         source = source.base
+    if isinstance(source, HistorySource):  # the same history directions projected out
+        base = _surrogate(source.base, noise)
+        return None if base is None else HistorySource(cast(Any, base), source.basis)
     if isinstance(source, FamilyLibrary):
         parts = [_surrogate(part, noise) for part in source.parts]
         if any(part is None for part in parts):
@@ -234,11 +244,22 @@ def noise_residual(eq: Equation, ctx: FitContext, level: float) -> float:
 
 
 def check_fit(fit_error: float, floor: float) -> list[FitWarning]:
-    """poor_fit (absolute) and misfit (relative to the noise floor)."""
+    """poor_fit (absolute), noise_dominated (a poor fit the noise accounts for) and misfit
+    (relative to the noise floor)."""
     fix = (
         "try a larger max_terms, wider alpha_range/beta_range, more powers or the other "
         "operator (directional/riesz)"
     )
+    if fit_error > POOR_FIT and floor >= NOISE_SHARE * fit_error:
+        return [
+            FitWarning(
+                "noise_dominated",
+                f"the weak target is dominated by noise: E_fit {_num(fit_error)}, of which the "
+                f"estimated noise alone accounts for ~{_num(floor)}; orders and coefficients are "
+                "poorly determined — less noise, more samples or a longer record help, more "
+                "terms or wider ranges do not",
+            )
+        ]
     if fit_error > POOR_FIT:
         return [
             FitWarning(

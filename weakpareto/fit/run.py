@@ -35,6 +35,7 @@ from weakpareto.fit.forcing import (
     forcing_of,
 )
 from weakpareto.fit.history import check_history_supported, finish_history, history_applicable
+from weakpareto.fit.history_onset import finish_history_onset
 from weakpareto.fit.intrinsic import check_intrinsic_supported, finish_intrinsic
 from weakpareto.fit.kinds import MethodKind, ProgressFn, check_supported
 from weakpareto.fit.sampling import sampling_notes
@@ -198,9 +199,14 @@ def fit(
     fitted = plan.kind.run(data, spec, choice.domain, power_mode, progress)
     spec = with_fit_ridge(spec, fitted.result)
     if isinstance(fitted.source, HistorySource):
-        fitted = dataclasses.replace(
-            fitted, result=finish_history(fitted.result, fitted.source, spec)
-        )
+        if spec.refit == "weak":
+            result = finish_history(fitted.result, fitted.source, spec)
+        else:
+            result, onset_notes = finish_history_onset(
+                fitted.result, fitted.source, spec, requested=spec.refit == "trajectory"
+            )
+            notes += onset_notes
+        fitted = dataclasses.replace(fitted, result=result)
     if spec.noise_kind == "intrinsic" and fitted.source is not None:
         result, intrinsic_notes = finish_intrinsic(fitted.result, fitted.source, spec)
         fitted = dataclasses.replace(fitted, result=result)
@@ -210,7 +216,9 @@ def fit(
             fitted.result, fitted.source, forcing_of(data), spec.discovery
         )
         fitted = dataclasses.replace(fitted, result=result, source=source)
-    if spec.refit != "weak" and fitted.source is not None:
+    # tempered families estimate lambda after the fit: their refit follows it (user/tempering)
+    later = spec.history != "none" or spec.tempered
+    if spec.refit != "weak" and fitted.source is not None and not later:
         result, refit_notes = finish_trajectory(
             fitted.result, fitted.source, spec, requested=spec.refit == "trajectory"
         )

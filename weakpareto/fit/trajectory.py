@@ -29,10 +29,13 @@ from weakpareto.library.pooled import PooledSource
 from weakpareto.method.trajectory_fit import (
     MaskedModeData,
     ModeData,
+    RefitFamily,
+    TrajectoryFit,
     TrajectoryModel,
     refit_trajectory,
 )
-from weakpareto.numerics.operators import SPECTRAL_KINDS, SpectralKind
+from weakpareto.numerics.operators import SPECTRAL_KINDS
+from weakpareto.numerics.tempered import TEMPERED_KINDS
 from weakpareto.records import DiscoveryResult, Equation
 
 #: Orders and alpha move at most this far from the weak estimate (a local refinement: the
@@ -59,8 +62,6 @@ def data_reason(spec: FitSpec, data: FitData, domain: str) -> str | None:
         return f"a {domain} domain (the modes of a periodic one are needed)"
     if spec.kind != "pareto" or spec.features != "weak":
         return f"method={spec.method} has no weak estimate to start from"
-    if spec.history != "none":
-        return "history= (the memory before the record is not modelled here)"
     if spec.noise_kind != "measurement":
         return "noise_kind=intrinsic (its own correction applies)"
     if any(f.forcing for f in data.fields):
@@ -84,7 +85,7 @@ def model_reason(eq: Equation) -> str | None:
     if any(t.power != 0 or t.forcing for t in eq.terms):
         return "the model is nonlinear (the modes of a linear one evolve alone)"
     families = {t.family or eq.operator for t in eq.terms}
-    if not families <= set(SPECTRAL_KINDS):
+    if not families <= set(SPECTRAL_KINDS) | set(TEMPERED_KINDS):
         return f"operator {sorted(families)} is not a Fourier multiplier of this refit"
     return None
 
@@ -97,23 +98,37 @@ def _not_applied(reason: str, requested: bool) -> list[FitWarning]:
     return [FitWarning(CODE, f"trajectory refit not applied: {reason}")]
 
 
-def _bounds(
-    model: TrajectoryModel, alpha: float, orders: np.ndarray, spec: FitSpec
+def refit_bounds(
+    model: TrajectoryModel,
+    alpha: float,
+    orders: np.ndarray,
+    spec: FitSpec,
+    trust: float = TRUST,
+    max_delay: float = 0.0,
+    tempering_range: tuple[float, float] = (0.0, 0.0),
 ) -> tuple[np.ndarray, np.ndarray]:
+    """Bounds of the packed parameters: alpha on the model's branch within ``alpha_range`` and
+    ``trust`` of the start, the onset delay in ``[0, max_delay]``, log lambda within the logs
+    of ``tempering_range``, each shared order within ``beta_range`` and ``trust`` of the start;
+    coefficients free."""
     cfg = spec.discovery
     lo_a, hi_a = cfg.alpha_range
     if model.mode == "sub":
-        a_box = (max(lo_a, alpha - TRUST), min(hi_a, 1.0 - cfg.eps_alpha, alpha + TRUST))
+        a_box = (max(lo_a, alpha - trust), min(hi_a, 1.0 - cfg.eps_alpha, alpha + trust))
     else:
-        a_box = (max(lo_a, 1.0 + cfg.eps_alpha, alpha - TRUST), min(hi_a, 2.0, alpha + TRUST))
+        a_box = (max(lo_a, 1.0 + cfg.eps_alpha, alpha - trust), min(hi_a, 2.0, alpha + trust))
     shared = model.pack(alpha, orders, np.zeros(orders.size))
-    first = 1 if model.alpha_free else 0
+    first = model.n_head
     b = shared[first : first + model.n_orders]
-    b_lo = np.maximum(b - TRUST, max(cfg.beta_range[0], 1e-3))
-    b_hi = np.minimum(b + TRUST, cfg.beta_range[1])
+    b_lo = np.maximum(b - trust, max(cfg.beta_range[0], 1e-3))
+    b_hi = np.minimum(b + trust, cfg.beta_range[1])
     inf = np.full(orders.size, np.inf)
-    lower = np.concatenate([[a_box[0]] if first else [], b_lo, -inf])
-    upper = np.concatenate([[a_box[1]] if first else [], b_hi, inf])
+    a_lo, a_hi = ([a_box[0]], [a_box[1]]) if model.alpha_free else ([], [])
+    d_lo, d_hi = ([0.0], [max_delay]) if model.onset else ([], [])
+    free = model.tempering_free
+    l_lo, l_hi = ([np.log(tempering_range[0])], [np.log(tempering_range[1])]) if free else ([], [])
+    lower = np.concatenate([a_lo, d_lo, l_lo, b_lo, -inf])
+    upper = np.concatenate([a_hi, d_hi, l_hi, b_hi, inf])
     return lower, upper
 
 
@@ -125,23 +140,35 @@ def _times(source: Any, nt: int) -> np.ndarray:
 
 
 def finish_trajectory(
-    result: DiscoveryResult, source: FeatureSource, spec: FitSpec, requested: bool
+    result: DiscoveryResult,
+    source: FeatureSource,
+    spec: FitSpec,
+    requested: bool,
+    tempering_range: tuple[float, float] | None = None,
 ) -> tuple[DiscoveryResult, list[FitWarning]]:
     """The result with its final equation refitted to the trajectory, and a note; unchanged with
-    a note (a warning when ``refit=trajectory`` was asked for) where the model admits none."""
+    a note (a warning when ``refit=trajectory`` was asked for) where the model admits none.
+    Tempered families are refitted at the spec's lambda, or with lambda a parameter within
+    ``tempering_range`` (lambda estimated: :mod:`weakpareto.user.tempering`); the fitted lambda
+    is the result's ``timings["trajectory_tempering"]``."""
     eq = result.final
     reason = model_reason(eq)
     if reason is not None:
         return result, _not_applied(reason, requested)
     experiments = source.parts if isinstance(source, PooledSource) else (source,)
-    data = [_mode_data(part) for part in experiments]
+    data = [mode_data(part) for part in experiments]
     if any(isinstance(d, str) for d in data):
         return result, _not_applied(next(d for d in data if isinstance(d, str)), requested)
-    families = cast("tuple[SpectralKind, ...]", tuple(t.family or eq.operator for t in eq.terms))
+    families = cast("tuple[RefitFamily, ...]", tuple(t.family or eq.operator for t in eq.terms))
     orders = np.array([t.order for t in eq.terms], dtype=float)
     coef = np.array([t.coef for t in eq.terms], dtype=float)
-    model = TrajectoryModel.of_terms(eq.mode, families, orders)
-    lower, upper = _bounds(model, float(eq.alpha), orders, spec)
+    lam = float(spec.tempering or 0.0)
+    model = TrajectoryModel.of_terms(
+        eq.mode, families, orders, tempering=lam, tempering_free=tempering_range is not None
+    )
+    lower, upper = refit_bounds(
+        model, float(eq.alpha), orders, spec, tempering_range=tempering_range or (lam, lam)
+    )
     fit = refit_trajectory(
         cast("list[ModeData | MaskedModeData]", data),
         model,
@@ -151,25 +178,18 @@ def finish_trajectory(
         lower,
         upper,
     )
-    terms = tuple(
-        dataclasses.replace(t, order=float(b), coef=float(c))
-        for t, b, c in zip(eq.terms, fit.orders, fit.coef, strict=True)
-    )
-    alpha = fit.alpha if eq.mode != "int" else eq.alpha
-    final = dataclasses.replace(eq, alpha=alpha, terms=terms)
-    timings = dict(
-        result.timings,
-        trajectory_modes=float(fit.n_modes),
-        trajectory_frames=float(fit.n_frames),
-        trajectory_residual_start=fit.start_residual,
-        trajectory_residual=fit.residual,
-        trajectory_seconds=fit.seconds,
-    )
+    final = refitted_equation(eq, fit)
+    timings = refit_timings(result.timings, fit)
+    scaled = ""
+    if model.tempering_free:
+        timings["trajectory_tempering"] = fit.tempering
+        scaled = f"; tempering lambda x {fit.tempering / lam:.4g}"
     note = FitWarning(
         CODE,
         f"trajectory refit ({fit.n_modes} Fourier modes x {fit.n_frames} frames, "
         f"{fit.n_evaluations} evaluations): "
-        + _moves(eq, final)
+        + moves(eq, final)
+        + scaled
         + f"; rms misfit of the samples {100 * np.sqrt(fit.start_residual):.3g} % -> "
         f"{100 * np.sqrt(fit.residual):.3g} % of their signal",
         "info",
@@ -179,7 +199,29 @@ def finish_trajectory(
     return out, [note]
 
 
-def _moves(weak: Equation, final: Equation) -> str:
+def refitted_equation(eq: Equation, fit: TrajectoryFit) -> Equation:
+    """``eq`` with the refit's alpha (fractional branches), orders and coefficients."""
+    terms = tuple(
+        dataclasses.replace(t, order=float(b), coef=float(c))
+        for t, b, c in zip(eq.terms, fit.orders, fit.coef, strict=True)
+    )
+    alpha = fit.alpha if eq.mode != "int" else eq.alpha
+    return dataclasses.replace(eq, alpha=alpha, terms=terms)
+
+
+def refit_timings(timings: dict[str, float], fit: TrajectoryFit) -> dict[str, float]:
+    """The result's timings with the refit's record (read by ``grid_["refit"]``)."""
+    return dict(
+        timings,
+        trajectory_modes=float(fit.n_modes),
+        trajectory_frames=float(fit.n_frames),
+        trajectory_residual_start=fit.start_residual,
+        trajectory_residual=fit.residual,
+        trajectory_seconds=fit.seconds,
+    )
+
+
+def moves(weak: Equation, final: Equation) -> str:
     """What the refit moved that has no units: alpha and the orders (the fit runs on
     dimensionless data, whose coefficients convert to the data's units through alpha and the
     orders; the front shows the weak coefficients in the data's units)."""
@@ -194,7 +236,7 @@ def _moves(weak: Equation, final: Equation) -> str:
     return "; ".join(parts) if parts else "coefficients only"
 
 
-def _mode_data(source: Any) -> ModeData | MaskedModeData | str:
+def mode_data(source: Any) -> ModeData | MaskedModeData | str:
     """The signal modes of one experiment's field, or why it has none to fit."""
     # a library of several families is one field and one set of tests
     lib: Any = source.parts[0] if isinstance(source, FamilyLibrary) else source

@@ -36,8 +36,12 @@ from numpy.typing import NDArray
 
 from weakpareto._typing import Array, BoolArray, ComplexArray, IntArray
 from weakpareto.numerics.mittag_leffler import MittagLefflerOverflowError, mittag_leffler
-from weakpareto.numerics.operators import SpectralKind, spectral_multiplier
+from weakpareto.numerics.operators import SPECTRAL_KINDS, SpectralKind, spectral_multiplier
+from weakpareto.numerics.tempered import TemperedKind, tempered_spectral_multiplier
 from weakpareto.records import Mode
+
+#: A term's family in the refit: a plain multiplier, or a tempered one at the model's lambda.
+RefitFamily = SpectralKind | TemperedKind
 
 #: A mode is used when its mean power over time exceeds this many times the noise's.
 SIGNAL_TO_NOISE = 4.0
@@ -191,13 +195,25 @@ class TrajectoryModel:
     share an order (pairs of families tied at one order stay tied)."""
 
     mode: Mode
-    families: tuple[SpectralKind, ...]
+    families: tuple[RefitFamily, ...]
     order_groups: tuple[int, ...]  # term -> index of its order parameter (-1: fixed)
     fixed_orders: Array  # the orders of the fixed terms (identity)
+    #: The onset lies an unknown delay before the first sample (fractional branches only: on the
+    #: integer one a shift of time is absorbed by the initial data).
+    onset: bool = False
+    #: lambda of the tempered families, and whether it is a parameter (fitted as log lambda).
+    tempering: float = 0.0
+    tempering_free: bool = False
 
     @classmethod
     def of_terms(
-        cls, mode: Mode, families: Sequence[SpectralKind], orders: Sequence[float] | Array
+        cls,
+        mode: Mode,
+        families: Sequence[RefitFamily],
+        orders: Sequence[float] | Array,
+        onset: bool = False,
+        tempering: float = 0.0,
+        tempering_free: bool = False,
     ) -> TrajectoryModel:
         groups: list[int] = []
         seen: dict[float, int] = {}
@@ -206,7 +222,16 @@ class TrajectoryModel:
                 groups.append(-1)
                 continue
             groups.append(seen.setdefault(float(b), len(seen)))
-        return cls(mode, tuple(families), tuple(groups), np.asarray(orders, dtype=float))
+        tempered = any(f not in SPECTRAL_KINDS for f in families)
+        return cls(
+            mode,
+            tuple(families),
+            tuple(groups),
+            np.asarray(orders, dtype=float),
+            onset and mode != "int",
+            float(tempering),
+            tempering_free and tempered,
+        )
 
     @property
     def n_orders(self) -> int:
@@ -216,31 +241,67 @@ class TrajectoryModel:
     def alpha_free(self) -> bool:
         return self.mode != "int"
 
-    def pack(self, alpha: float, orders: Array, coef: Array) -> Array:
+    @property
+    def n_head(self) -> int:
+        """Parameters before the orders: alpha, the onset delay, log lambda."""
+        return int(self.alpha_free) + int(self.onset) + int(self.tempering_free)
+
+    @property
+    def n_parameters(self) -> int:
+        return self.n_head + self.n_orders + len(self.families)
+
+    def pack(
+        self,
+        alpha: float,
+        orders: Array,
+        coef: Array,
+        delay: float = 0.0,
+        tempering: float | None = None,
+    ) -> Array:
         shared = np.zeros(self.n_orders)
         for j, g in enumerate(self.order_groups):
             if g >= 0:
                 shared[g] = orders[j]
-        head = [alpha] if self.alpha_free else []
+        lam = self.tempering if tempering is None else tempering
+        head = ([alpha] if self.alpha_free else []) + ([delay] if self.onset else [])
+        head += [float(np.log(lam))] if self.tempering_free else []
         return np.concatenate([head, shared, np.asarray(coef, dtype=float)])
 
+    def delay(self, p: Array) -> float:
+        """The onset's delay before the first sample (0 without an onset parameter)."""
+        return float(p[int(self.alpha_free)]) if self.onset else 0.0
+
+    def tempering_of(self, p: Array) -> float:
+        """lambda of the tempered families at ``p`` (the model's own when it is given)."""
+        if not self.tempering_free:
+            return self.tempering
+        return float(np.exp(p[int(self.alpha_free) + int(self.onset)]))
+
     def unpack(self, p: Array, alpha: float) -> tuple[float, Array, Array]:
-        i = 0
+        i = self.n_head
         if self.alpha_free:
-            alpha, i = float(p[0]), 1
+            alpha = float(p[0])
         shared = p[i : i + self.n_orders]
         orders = np.array(
             [shared[g] if g >= 0 else self.fixed_orders[j] for j, g in enumerate(self.order_groups)]
         )
         return alpha, orders, np.asarray(p[i + self.n_orders :], dtype=float)
 
-    def rates(self, kappa: Array, orders: Array, coef: Array) -> NDArray[Any]:
-        """``lambda_k = sum_j xi_j m_j(kappa_k)`` (real when every multiplier is)."""
-        parts = [
-            c * np.asarray(spectral_multiplier(fam, kappa, float(b)))
-            for fam, b, c in zip(self.families, orders, coef)
-        ]
+    def rates(
+        self, kappa: Array, orders: Array, coef: Array, tempering: float | None = None
+    ) -> NDArray[Any]:
+        """``lambda_k = sum_j xi_j m_j(kappa_k)`` (real when every multiplier is); tempered
+        families at ``tempering`` (default: the model's lambda)."""
+        lam = self.tempering if tempering is None else tempering
+        parts = [c * np.asarray(_multiplier(fam, kappa, float(b), lam))
+                 for fam, b, c in zip(self.families, orders, coef)]  # fmt: skip
         return np.sum(parts, axis=0) if parts else np.zeros(kappa.size)
+
+
+def _multiplier(family: RefitFamily, kappa: Array, beta: float, lam: float) -> NDArray[Any]:
+    if family in SPECTRAL_KINDS:
+        return np.asarray(spectral_multiplier(family, kappa, beta))
+    return np.asarray(tempered_spectral_multiplier(family, kappa, beta, lam))
 
 
 @dataclass(frozen=True)
@@ -257,6 +318,8 @@ class TrajectoryFit:
     n_frames: int
     n_evaluations: int
     seconds: float
+    delay: float = 0.0  # the onset's delay before the first sample (an onset model only)
+    tempering: float = 0.0  # lambda of the tempered families (fitted when free)
 
 
 def refit_trajectory(
@@ -267,11 +330,15 @@ def refit_trajectory(
     coef: Array,
     lower: Array,
     upper: Array,
+    delay: float = 0.0,
+    tempering: float | None = None,
 ) -> TrajectoryFit:
     """Minimise the projected residual from the weak estimate ``(alpha, orders, coef)`` within
     ``[lower, upper]`` (packed as :meth:`TrajectoryModel.pack`; coefficients unbounded) by
     SciPy's trust-region reflective least squares. Several experiments of one equation
-    (a sequence of data): their residuals together, each with its own initial data."""
+    (a sequence of data): their residuals together, each with its own initial data. An onset
+    model (:attr:`TrajectoryModel.onset`) evaluates the solutions at ``delay + t``, the time since
+    an onset ``delay`` before the first sample, with the initial data those at the onset."""
     from scipy.optimize import least_squares  # imported when used (start-up)
 
     t0 = time.perf_counter()
@@ -282,11 +349,16 @@ def refit_trajectory(
 
     def residual(p: Array) -> Array:
         a, b, xi = model.unpack(p, alpha)
+        shift, lam = model.delay(p), model.tempering_of(p)
         try:
             with np.errstate(over="ignore", invalid="ignore"):
                 r = np.concatenate(
                     [
-                        d.residual(mode_basis(d.times, model.mode, a, model.rates(d.kappa, b, xi)))
+                        d.residual(
+                            mode_basis(
+                                d.times + shift, model.mode, a, model.rates(d.kappa, b, xi, lam)
+                            )
+                        )
                         for d in parts
                     ]
                 )
@@ -295,13 +367,15 @@ def refit_trajectory(
             return np.full(size, OVERFLOW_RESIDUAL)
         return r if np.all(np.isfinite(r)) else np.full(r.size, OVERFLOW_RESIDUAL)
 
-    start = np.clip(model.pack(alpha, orders, coef), lower, upper)
+    start = np.clip(model.pack(alpha, orders, coef, delay, tempering), lower, upper)
     r0 = residual(start)
     res = least_squares(
         residual, start, bounds=(lower, upper), x_scale="jac", method="trf", **TOLERANCES
     )
     a, b, xi = model.unpack(np.asarray(res.x, dtype=float), alpha)
     r1 = residual(np.asarray(res.x, dtype=float))
+    onset_delay = model.delay(np.asarray(res.x, dtype=float))
+    fitted_tempering = model.tempering_of(np.asarray(res.x, dtype=float))
     return TrajectoryFit(
         alpha=a,
         orders=b,
@@ -312,4 +386,6 @@ def refit_trajectory(
         n_frames=sum(d.n_frames for d in parts),
         n_evaluations=int(res.nfev),
         seconds=time.perf_counter() - t0,
+        delay=onset_delay,
+        tempering=fitted_tempering,
     )

@@ -145,9 +145,8 @@ class WeakPareto:
     max_terms : int, default 4
         Largest support size ``c_max`` of the sweep (paper Algorithm 1).
     test_functions : {"gaussian", "fourier"}, default "gaussian"
-        Spatial test family (paper Sec. 3.1); temporal tests are always Gaussian. ``fourier`` is
-        the paper's choice for periodic high-order Riesz cases (beta above ~2.4). 2-D uses
-        Gaussian tests on every axis.
+        Spatial test family (paper Sec. 3.1); temporal tests are Gaussian, and so are all in 2-D.
+        ``fourier`` is the paper's choice for periodic high-order Riesz cases (beta above ~2.4).
     test_counts : (K_t, K_x) or None, default None
         Numbers of temporal and spatial tests; None is the paper rule
         ``K_t = max(20, min(44, nt//3))``, ``K_x = max(32, min(80, nx//2))``. 2-D:
@@ -193,8 +192,9 @@ class WeakPareto:
         equations (alpha, orders and coefficients refit on the support), inclusion frequencies,
         S_beta and ``identifiability`` warnings (:mod:`weakpareto.user.uncertainty_report`).
     history : {"none", "unknown"}, "none"; noise_kind : {"measurement", "intrinsic"}
-        ``unknown`` (ours): the record starts after the onset (:mod:`weakpareto.fit.history`);
-        ``intrinsic`` (ours): particle fluctuations corrected (:mod:`weakpareto.fit.intrinsic`).
+        ``unknown`` (ours): the record starts after the onset (:mod:`weakpareto.fit.history`,
+        an onset fitted with ``refit``: :mod:`weakpareto.fit.history_onset`); ``intrinsic``:
+        particle fluctuations corrected (:mod:`weakpareto.fit.intrinsic`).
     refit : {"auto", "weak", "trajectory"}, default "auto"
         ``auto`` (ours): a selected linear model of a periodic 1-D field refitted to the samples
         (:mod:`weakpareto.fit.trajectory`); ``weak``: the weak estimate (the paper's).

@@ -116,11 +116,12 @@ def experiments_grid(
 def refit_record(outcome: FitOutcome) -> dict[str, Any]:
     """Which estimate the final equation is (:mod:`weakpareto.fit.trajectory`): ``weak``, or
     ``trajectory`` with the Fourier modes and frames it used and the samples' rms misfit (share
-    of their signal) at the weak estimate and after."""
+    of their signal) at the weak estimate and after; with ``history=unknown`` the onset's delay
+    before the record as a fraction of its duration (:mod:`weakpareto.fit.history_onset`)."""
     timings = outcome.result.timings
     if "trajectory_modes" not in timings:
         return {"estimate": "weak", "asked": outcome.spec.refit}
-    return {
+    record = {
         "estimate": "trajectory",
         "asked": outcome.spec.refit,
         "modes": int(timings["trajectory_modes"]),
@@ -128,6 +129,9 @@ def refit_record(outcome: FitOutcome) -> dict[str, Any]:
         "rms_misfit_weak": float(np.sqrt(timings["trajectory_residual_start"])),
         "rms_misfit": float(np.sqrt(timings["trajectory_residual"])),
     }
+    if "trajectory_onset_delay" in timings:
+        record["onset_before_record"] = float(timings["trajectory_onset_delay"])
+    return record
 
 
 def experiment_rows(grid: dict[str, Any]) -> tuple[int, ...]:

@@ -35,6 +35,7 @@ from weakpareto.fit.restrictions import check_tempering_supported
 from weakpareto.fit.run import FitOutcome, data_domain, fit
 from weakpareto.fit.sources import FitData
 from weakpareto.fit.spec import FitSpec
+from weakpareto.fit.trajectory import finish_trajectory
 from weakpareto.library.families import encode_kind, families_of, retempered
 from weakpareto.library.gram import FeatureSource
 from weakpareto.method.exact_fit import exact_system, fit_rows, relative_residual
@@ -177,8 +178,10 @@ def fit_tempered(
     current = prepare_tempering(spec, data, scales)
     outcome = fit(data, current, rescaled=True)
     out = finish_tempering(outcome, data, spec.tempering, scales.x)
-    if spec.tempering is not None or not current.tempered:
+    if not current.tempered:
         return out
+    if spec.tempering is not None:
+        return refit_tempered(out, None, scales.x)
     start = current.tempering
     assert start is not None
     for _ in range(MAX_PASSES - 1):
@@ -189,7 +192,34 @@ def fit_tempered(
         start = lam
         outcome = fit(data, dataclasses.replace(current, tempering=lam), rescaled=True)
         out = finish_tempering(outcome, data, None, scales.x)
-    return out
+    return refit_tempered(out, tempering_bounds(data), scales.x)
+
+
+def refit_tempered(
+    out: tuple[FitOutcome, float | None, list[FitWarning]],
+    tempering_range: tuple[float, float] | None,
+    x_scale: float,
+) -> tuple[FitOutcome, float | None, list[FitWarning]]:
+    """The trajectory refit of a tempered fit (:func:`weakpareto.fit.trajectory.
+    finish_trajectory`) at its lambda, or with lambda refitted within ``tempering_range``
+    (estimated); unchanged with ``refit=weak``."""
+    outcome, lam, notes = out
+    spec, source = outcome.spec, outcome.source
+    if spec.refit == "weak" or source is None:
+        return out
+    result, refit_notes = finish_trajectory(
+        outcome.result, source, spec, spec.refit == "trajectory", tempering_range
+    )
+    outcome = dataclasses.replace(outcome, result=result)
+    fitted = result.timings.get("trajectory_tempering")
+    if fitted is not None:  # lambda refitted with the model: the source and spec at it
+        outcome = dataclasses.replace(
+            outcome,
+            source=retempered(source, fitted),
+            spec=dataclasses.replace(spec, tempering=fitted),
+        )
+        lam = fitted / x_scale
+    return outcome, lam, [*notes, *refit_notes]
 
 
 def finish_tempering(

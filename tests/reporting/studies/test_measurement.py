@@ -29,4 +29,4 @@ def test_the_tolerances_come_from_the_sidecar(results_folder, tmp_path):
     shutil.copy(results_folder("measurement") / "tab_history.csv", tmp_path)
     write_notes(tmp_path, measurement.HISTORY_STEM, measurement.tolerance_notes(0.05, 0.1))
     md = measurement.render_history(tmp_path)[".md"]
-    assert "|dalpha|, |dbeta| <= 0.05, coefficient within 10%" in md
+    assert "|dalpha| and every |dbeta| <= 0.05, coefficients within 10%" in md
