@@ -122,12 +122,14 @@ reproduce-independent: install
 
 ## tab_experiments: several short experiments of one equation (exact Mittag-Leffler modes),
 ## each fitted alone and all pooled in one fit, at 0 and 1 % noise, ~5 s; tab_irregular and its
-## fresh-seed sweep (weak estimate and trajectory refit, ~3 min); tab_history
+## fresh-seed sweep (weak estimate and trajectory refit, ~3 min); tab_history and its fresh-seed
+## sweep (weak history model and onset refit, ~4 min)
 reproduce-measurement: install
 	$(BIN)/python scripts/measurement_experiments.py --out-dir results/measurement
 	$(BIN)/python scripts/measurement_irregular.py --out-dir results/measurement
 	$(BIN)/python scripts/measurement_seeds.py --out-dir results/measurement
 	$(BIN)/python scripts/measurement_history.py --out-dir results/measurement
+	$(BIN)/python scripts/history_seeds.py --out-dir results/measurement
 
 ## tab_model_class: advection with Riesz dispersion (exact per-mode solutions) fitted with the
 ## families [directional, riesz] together and each alone, at alpha 1 and 0.8, clean and 1 % noise;

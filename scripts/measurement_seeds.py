@@ -23,6 +23,7 @@ from threadpoolctl import threadpool_limits
 
 from weakpareto import WeakPareto
 from weakpareto.io import write_csv_atomic, write_text_atomic
+from weakpareto.reporting.studies.measurement import linear_errors
 
 NOISE = 0.01
 NOISE_SEED_BASE = 1000  # none of tab_irregular's seeds
@@ -40,18 +41,8 @@ def fit_errors(case: dict, u: np.ndarray, t: np.ndarray, mask, refit: str) -> di
         refit=refit,
     )
     model.fit(u, t, X, mask=mask)
-    truth = sorted(case["terms"])
-    row = {
-        "equation": model.equation_.text(sig_digits=4),
-        "d_alpha": abs(model.alpha_ - case["alpha"]),
-    }
-    if len(model.orders_) != len(truth):
-        return {**row, "d_beta": np.nan, "coef_err": np.nan, "pass": False}
-    idx = np.argsort(model.orders_)
-    d_beta = float(np.max(np.abs(model.orders_[idx] - [b for b, _ in truth])))
-    coef_err = float(np.max(np.abs(model.coef_[idx] / [c for _, c in truth] - 1.0)))
-    ok = row["d_alpha"] <= TOL_ORDER and d_beta <= TOL_ORDER and coef_err <= TOL_COEF
-    return {**row, "d_beta": d_beta, "coef_err": coef_err, "pass": bool(ok)}
+    truth = [(float(b), float(c)) for b, c in case["terms"]]
+    return linear_errors(model, case["alpha"], truth, TOL_ORDER, TOL_COEF)
 
 
 def run(seeds: int) -> pd.DataFrame:

@@ -147,3 +147,23 @@ def test_an_input_before_the_record_is_not_one_onset_and_is_said_so():
     assert model.equation_ == weak.equation_ and model.grid_["refit"]["estimate"] == "weak"
     (w,) = [w for w in model.warnings_ if w.code == "trajectory_refit"]
     assert w.level == "warning" and "one onset" in w.message and "inputs before" in w.message
+
+
+def test_twins_that_meet_in_the_onset_refit_are_merged_into_one_term():
+    """A two-term start, R^0.78 and R^0.83 with equal-sign coefficients, on the clean single-term
+    field recorded from 30 %: the refit brings both orders to one (one operator split in two),
+    the twin rule merges them and the refit of the one term is exact."""
+    from weakpareto.fit.history_onset import refit_onset
+    from weakpareto.method.trajectory_fit import ModeData
+    from weakpareto.records import Equation, Term
+
+    u, t, x = HISTORY.cut_record(0.8, 0.8, 0.4, 0.3)
+    data = ModeData.of_field(u, t, 4 * np.pi, 0.0)
+    spec = WeakPareto(history="unknown", **SETTINGS).fit_spec()
+    start = Equation("sub", 0.85, (Term(0, 0.78, 0.2), Term(0, 0.83, 0.25)), "riesz")
+    refit = refit_onset(start, data, spec)
+    assert len(refit.weak.terms) == 1 and refit.weak.terms[0].coef == pytest.approx(0.45)
+    assert refit.fit.alpha == pytest.approx(0.8, abs=1e-6)
+    assert refit.fit.orders[0] == pytest.approx(0.8, abs=1e-6)
+    assert refit.fit.coef[0] == pytest.approx(0.4, rel=1e-6)
+    assert refit.fit.delay == pytest.approx(t[0], rel=1e-5)

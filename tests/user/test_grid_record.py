@@ -32,3 +32,12 @@ def test_the_json_grid_says_which_estimate_was_reported():
     assert WeakPareto.from_json(model.to_json()).grid_["refit"] == rec
     weak = WeakPareto(refit="weak", **settings).fit(u, t, x)
     assert weak.grid_["refit"] == {"estimate": "weak", "asked": "weak"}
+
+
+def test_auto_where_the_refit_is_not_defined_records_what_was_asked():
+    """A bounded window admits no trajectory refit: refit=auto keeps the weak estimate, and the
+    record says auto was asked."""
+    u, t, x = subdiffusion(0)
+    model = WeakPareto(operator="riesz", domain="bounded", alpha_range=(0.4, 0.95),
+                       beta_range=(0.5, 2.0), max_terms=1).fit(u, t, x)  # fmt: skip
+    assert model.grid_["refit"] == {"estimate": "weak", "asked": "auto"}

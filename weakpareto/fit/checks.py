@@ -46,6 +46,8 @@ Codes
 ``small_term``
     a term whose contribution ``||xi_j theta_j|| / ||b||`` to the weak target is below the
     noise floor (the larger of E_fit and the estimated noise residual): it is not resolved.
+    Not read after the onset refit of ``history=unknown`` (:mod:`weakpareto.fit.history_onset`):
+    the weak rows without the history directions are noise there, the samples are not.
 ``units``
     a selection-stage (Pareto-front) coefficient is outside float64's range in the data's
     units and was clipped (the selected equation itself must be representable).
@@ -394,7 +396,8 @@ def diagnose(ctx: FitContext) -> tuple[list[FitWarning], float, float]:
     out += _guarded(lambda: probe_other_family(eq, ctx, fit_error, floor), [])
     out += check_fit(fit_error, floor)
     out += check_front(res, ctx.max_terms)
-    out += _guarded(lambda: check_small_terms(eq, ctx, max(fit_error, floor)), [])
+    if "trajectory_onset_delay" not in res.timings:  # else its rows are noise (history_onset)
+        out += _guarded(lambda: check_small_terms(eq, ctx, max(fit_error, floor)), [])
     intrinsic = ctx.noise_kind == "intrinsic"
     out += _guarded(lambda: check_time_correlated_noise(ctx.experiments, intrinsic), [])
     out.append(noise_note(level))

@@ -41,7 +41,7 @@ from typing import cast
 import numpy as np
 
 from weakpareto.fit.context import FitWarning
-from weakpareto.fit.history import finish_history
+from weakpareto.fit.history import finish_history, merged_twin
 from weakpareto.fit.spec import FitSpec
 from weakpareto.fit.trajectory import (
     CODE,
@@ -102,8 +102,31 @@ def linear_models(result: DiscoveryResult) -> list[Equation]:
 
 
 def refit_onset(eq: Equation, data: ModeData, spec: FitSpec) -> OnsetRefit:
-    """``eq`` refitted with an onset before the record (module docstring); the best of the
-    starting delays."""
+    """``eq`` refitted with an onset before the record (module docstring): the best of the
+    starting delays; two terms of one power that meet at one order with cancelling or equal-sign
+    coefficients are one operator (:func:`weakpareto.fit.history.merged_twin`, the search's twin
+    rule): merged and refitted."""
+    while True:
+        refit = _refit_once(eq, data, spec)
+        fit = refit.fit
+        drop = merged_twin(eq.terms, fit.orders, fit.coef, spec.discovery.refine.trust_min)
+        if drop is None:
+            return refit
+        eq = _without_twin(eq, drop, fit)
+
+
+def _without_twin(eq: Equation, drop: int, fit: TrajectoryFit) -> Equation:
+    """``eq`` without term ``drop``, its coefficient added to its twin's (the closest order of
+    the same power in the refit)."""
+    same = [j for j, t in enumerate(eq.terms) if j != drop and t.power == eq.terms[drop].power]
+    keep = min(same, key=lambda j: abs(fit.orders[j] - fit.orders[drop]))
+    terms = list(eq.terms)
+    terms[keep] = dataclasses.replace(terms[keep], coef=terms[keep].coef + terms[drop].coef)
+    del terms[drop]
+    return dataclasses.replace(eq, terms=tuple(terms))
+
+
+def _refit_once(eq: Equation, data: ModeData, spec: FitSpec) -> OnsetRefit:
     families = cast("tuple[SpectralKind, ...]", tuple(t.family or eq.operator for t in eq.terms))
     orders = np.array([t.order for t in eq.terms], dtype=float)
     coef = np.array([t.coef for t in eq.terms], dtype=float)

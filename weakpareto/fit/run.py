@@ -68,6 +68,7 @@ class FitOutcome:
     resamplable: bool  # weak equations a bootstrap can resample
     notes: tuple[FitWarning, ...] = ()
     n_experiments: int = 1
+    refit_asked: str = "weak"  # ``refit=`` as given (``spec.refit``: as applied)
 
 
 def resolve_power_mode(
@@ -194,6 +195,7 @@ def fit(
     docstring); ``rescaled``: the data are in grid units (methods tied to fixed evaluation
     points are refused)."""
     plan = plan_fit(data, spec, rescaled)
+    asked = spec.refit
     spec, choice, notes = plan.spec, plan.domain, list(plan.notes)
     power_mode = resolve_power_mode(spec.power_mode, tuple(f.u for f in data.fields))
     fitted = plan.kind.run(data, spec, choice.domain, power_mode, progress)
@@ -240,6 +242,7 @@ def fit(
             + sampling_notes(fitted.source)
         ),
         n_experiments=plan.n_experiments,
+        refit_asked=asked,
     )
 
 

@@ -120,10 +120,10 @@ def refit_record(outcome: FitOutcome) -> dict[str, Any]:
     before the record as a fraction of its duration (:mod:`weakpareto.fit.history_onset`)."""
     timings = outcome.result.timings
     if "trajectory_modes" not in timings:
-        return {"estimate": "weak", "asked": outcome.spec.refit}
+        return {"estimate": "weak", "asked": outcome.refit_asked}
     record = {
         "estimate": "trajectory",
-        "asked": outcome.spec.refit,
+        "asked": outcome.refit_asked,
         "modes": int(timings["trajectory_modes"]),
         "frames": int(timings["trajectory_frames"]),
         "rms_misfit_weak": float(np.sqrt(timings["trajectory_residual_start"])),

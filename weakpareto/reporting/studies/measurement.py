@@ -63,6 +63,23 @@ def experiments_markdown(df: pd.DataFrame, truth: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def linear_errors(
+    model: Any, alpha: float, truth: list[tuple[float, float]], order_tol: float, coef_tol: float
+) -> dict[str, Any]:
+    """A fitted ``WeakPareto`` of a linear truth ``(order, coef)`` scored: its equation,
+    ``d_alpha``, the largest order error and relative coefficient error over the terms paired
+    by order (NaN and no pass when the support differs) and ``pass`` within the tolerances."""
+    row = {"equation": model.equation_.text(sig_digits=4), "d_alpha": abs(model.alpha_ - alpha)}
+    want = sorted(truth)
+    if len(model.orders_) != len(want) or np.any(model.powers_ != 0):
+        return {**row, "d_beta": np.nan, "coef_err": np.nan, "pass": False}
+    idx = np.argsort(model.orders_)
+    d_beta = float(np.max(np.abs(model.orders_[idx] - [b for b, _ in want])))
+    coef_err = float(np.max(np.abs(model.coef_[idx] / [c for _, c in want] - 1.0)))
+    ok = row["d_alpha"] <= order_tol and d_beta <= order_tol and coef_err <= coef_tol
+    return {**row, "d_beta": d_beta, "coef_err": coef_err, "pass": bool(ok)}
+
+
 def _yes_no(passed: Any) -> str:
     return "yes" if passed else "no"
 
