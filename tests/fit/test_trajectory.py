@@ -115,3 +115,22 @@ def test_several_experiments_are_refitted_together_each_from_its_own_start():
     assert model.mode_ == "sub" and model.orders_.size == 1
     assert abs(model.alpha_ - 0.7) < 0.01 and abs(model.orders_[0] - 1.5) < 0.02
     assert abs(model.coef_[0] / 0.3 - 1) < 0.02
+
+
+def test_a_refit_on_its_trust_box_is_named():
+    """trust_edge: an order on the 0.3 box around its weak start (inside beta_range) is named;
+    on the search range's own edge, or inside, it is not."""
+    from weakpareto.fit.trajectory import trust_edge
+    from weakpareto.method.trajectory_fit import TrajectoryFit, TrajectoryModel
+
+    model = TrajectoryModel.of_terms("sub", ("riesz",), (1.65,))
+    box = (np.array([0.5, 1.35, -np.inf]), np.array([0.99, 1.95, np.inf]))
+    wide = (np.array([0.5, 1.05, -np.inf]), np.array([0.99, 2.0, np.inf]))
+
+    def fit_at(alpha: float, order: float) -> TrajectoryFit:
+        p = np.array([alpha, order, 0.3])
+        return TrajectoryFit(alpha, p[1:2], p[2:], 1.0, 0.5, 3, 50, 9, 0.1, parameters=p)
+
+    assert trust_edge(model, fit_at(0.8, 1.35), box, wide) == ("order 1", 1)
+    assert trust_edge(model, fit_at(0.8, 1.5), box, wide) is None
+    assert trust_edge(model, fit_at(0.5, 1.5), box, wide) is None  # alpha_range's own edge

@@ -166,18 +166,22 @@ def finish_trajectory(
     model = TrajectoryModel.of_terms(
         eq.mode, families, orders, tempering=lam, tempering_free=tempering_range is not None
     )
-    lower, upper = refit_bounds(
-        model, float(eq.alpha), orders, spec, tempering_range=tempering_range or (lam, lam)
+    lam_range = tempering_range or (lam, lam)
+    lower, upper = refit_bounds(model, float(eq.alpha), orders, spec, tempering_range=lam_range)
+    parts = cast("list[ModeData | MaskedModeData]", data)
+    fit = refit_trajectory(parts, model, float(eq.alpha), orders, coef, lower, upper)
+    wide = refit_bounds(
+        model, float(eq.alpha), orders, spec, trust=np.inf, tempering_range=lam_range
     )
-    fit = refit_trajectory(
-        cast("list[ModeData | MaskedModeData]", data),
-        model,
-        float(eq.alpha),
-        orders,
-        coef,
-        lower,
-        upper,
-    )
+    edge = trust_edge(model, fit, (lower, upper), wide)
+    if edge is not None:  # on the trust box: no optimum there; go on within the search ranges
+        wider = refit_trajectory(parts, model, fit.alpha, fit.orders, fit.coef, *wide,
+                                 tempering=fit.tempering)  # fmt: skip
+        if wider.residual < fit.residual:
+            evaluations = fit.n_evaluations + wider.n_evaluations
+            fit = dataclasses.replace(
+                wider, start_residual=fit.start_residual, n_evaluations=evaluations
+            )
     final = refitted_equation(eq, fit)
     timings = refit_timings(result.timings, fit)
     scaled = ""
@@ -196,7 +200,45 @@ def finish_trajectory(
     )
     # E_fit stays the weak form's (the selection's measure, noise-corrected where the method is)
     out = dataclasses.replace(result, final=final, timings=timings)
-    return out, [note]
+    if edge is None:
+        return out, [note]
+    name, j = edge
+    assert fit.parameters is not None
+    warning = FitWarning(
+        CODE,
+        f"the trajectory refit moved {name} more than {TRUST:g} from the weak estimate (to "
+        f"{fit.parameters[j]:.4f}): the samples and the weak form disagree by more than a "
+        "refinement, so the model, its family or the noise model may not describe the data "
+        "(refit=weak gives the weak estimate)",
+    )
+    return out, [note, warning]
+
+
+def trust_edge(
+    model: TrajectoryModel,
+    fit: TrajectoryFit,
+    box: tuple[np.ndarray, np.ndarray],
+    wide: tuple[np.ndarray, np.ndarray],
+) -> tuple[str, int] | None:
+    """The first of alpha and the orders that ended on an edge of the trust box ``box`` that is
+    not an edge of the search ranges ``wide``, and its index among the packed parameters
+    (None: none did)."""
+    if fit.parameters is None:
+        return None
+    names = (["alpha"] if model.alpha_free else []) + (["onset"] if model.onset else [])
+    names += (["lambda"] if model.tempering_free else []) + [
+        f"order {j + 1}" for j in range(model.n_orders)
+    ]
+    p, (lo, hi), (wlo, whi) = fit.parameters, box, wide
+    tol = 1e-6
+    for j, name in enumerate(names):
+        if name in ("onset", "lambda"):
+            continue
+        low = abs(p[j] - lo[j]) <= tol and lo[j] > wlo[j] + tol
+        high = abs(p[j] - hi[j]) <= tol and hi[j] < whi[j] - tol
+        if low or high:
+            return name, j
+    return None
 
 
 def refitted_equation(eq: Equation, fit: TrajectoryFit) -> Equation:

@@ -320,6 +320,7 @@ class TrajectoryFit:
     seconds: float
     delay: float = 0.0  # the onset's delay before the first sample (an onset model only)
     tempering: float = 0.0  # lambda of the tempered families (fitted when free)
+    parameters: Array | None = None  # packed as :meth:`TrajectoryModel.pack`
 
 
 def refit_trajectory(
@@ -388,4 +389,5 @@ def refit_trajectory(
         seconds=time.perf_counter() - t0,
         delay=onset_delay,
         tempering=fitted_tempering,
+        parameters=np.asarray(res.x, dtype=float),
     )
