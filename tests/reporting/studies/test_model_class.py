@@ -19,7 +19,12 @@ def test_committed_table_is_rendered_from_its_csv_and_sidecar(results_folder, co
 def test_the_parts_of_the_csv(results_folder):
     df = read_table(results_folder("model_class") / f"{model_class.STEM}.csv")
     first, skew, tempered, forced = model_class.parts(df)
-    assert (len(first), len(skew), len(tempered), len(forced)) == (16, 20, 8, 4)  # skew: 2 methods
+    assert (len(first), len(skew), len(tempered), len(forced)) == (
+        16,
+        20,
+        10,
+        4,
+    )  # skew: 2 methods; tempered: 8 exact + 2 particle rows
     assert len(first) + len(skew) + len(tempered) + len(forced) == len(df)  # each in one part
     # "terms ok" is boolean in two parts and text in the third: all read as yes/no
     assert set(first["terms ok"]) | set(skew["terms ok"]) == {True, False}
@@ -61,6 +66,6 @@ def test_a_csv_without_the_forced_part_renders_the_other_three(results_folder, t
     first, skew, tempered, forced = model_class.parts(
         read_table(tmp_path / f"{model_class.STEM}.csv")
     )
-    assert (len(first), len(skew), len(tempered), len(forced)) == (16, 20, 8, 0)
+    assert (len(first), len(skew), len(tempered), len(forced)) == (16, 20, 10, 0)
     rendered = model_class.render(tmp_path)
     assert "Known forcing" not in rendered[".md"] and "## Tempered families" in rendered[".md"]
