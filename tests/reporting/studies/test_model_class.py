@@ -19,12 +19,8 @@ def test_committed_table_is_rendered_from_its_csv_and_sidecar(results_folder, co
 def test_the_parts_of_the_csv(results_folder):
     df = read_table(results_folder("model_class") / f"{model_class.STEM}.csv")
     first, skew, tempered, forced = model_class.parts(df)
-    assert (len(first), len(skew), len(tempered), len(forced)) == (
-        16,
-        20,
-        10,
-        4,
-    )  # skew: 2 methods; tempered: 8 exact + 2 particle rows
+    # skew: 2 methods; tempered: 8 exact-solution rows and 2 particle rows
+    assert (len(first), len(skew), len(tempered), len(forced)) == (16, 20, 10, 4)
     assert len(first) + len(skew) + len(tempered) + len(forced) == len(df)  # each in one part
     # "terms ok" is boolean in two parts and text in the third: all read as yes/no
     assert set(first["terms ok"]) | set(skew["terms ok"]) == {True, False}
