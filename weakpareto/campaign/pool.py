@@ -35,6 +35,9 @@ from threadpoolctl import threadpool_limits
 WINDOW_PER_WORKER = 2
 #: Seconds a terminated worker gets to clean up before SIGKILL.
 TERM_GRACE_S = 1.5
+#: Seconds to wait for the pool's manager thread after its workers are gone (it then exits at
+#: once; left running, its teardown at interpreter exit can print a stray EBADF error).
+MANAGER_JOIN_S = 0.5
 #: Seconds between two checks of the parent by a worker's watchdog.
 PARENT_POLL_S = 0.25
 #: Longest wait of the parent between two checks for Ctrl-C.
@@ -169,7 +172,10 @@ def _stop(pool: ProcessPoolExecutor, started: list[Any]) -> None:
             if p.is_alive():
                 p.kill()
                 p.join(1.0)
+        manager = getattr(pool, "_executor_manager_thread", None)
         pool.shutdown(wait=False, cancel_futures=True)
+        if manager is not None:  # its teardown at exit would use pipes closed by then
+            manager.join(MANAGER_JOIN_S)
     finally:
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
