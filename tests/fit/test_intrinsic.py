@@ -12,12 +12,13 @@ SETTINGS = {"operator": "riesz", "alpha_range": (0.2, 1.9), "beta_range": (0.0, 
 
 
 def test_brownian_particles_recover_the_diffusion_equation_the_plain_fit_misses(brownian_density):
-    """N = 1e5, seed 0, method=weak_pareto_robust: the plain fit adds a growing R^3.2 term
+    """N = 1e5, seed 0, method=weak_pareto_robust: the plain weak fit adds a growing R^3.2 term
     beside R^2.27 (the counting noise read as modes without dynamics); the corrected fit keeps
-    one term near order 2."""
+    one term near order 2. (refit=auto, the default, refits frame to frame here:
+    tests/fit/test_markov_refit.py.)"""
     u, t, x = brownian_density(100_000, 0)
     robust = {**SETTINGS, "method": "weak_pareto_robust"}
-    plain_fit = WeakPareto(**robust).fit(u, t, x)
+    plain_fit = WeakPareto(refit="weak", **robust).fit(u, t, x)
     assert len(plain_fit.equation_.terms) == 2
     model = WeakPareto(noise_kind="intrinsic", **robust).fit(u, t, x)
     eq = model.equation_

@@ -399,6 +399,7 @@ def diagnose(ctx: FitContext) -> tuple[list[FitWarning], float, float]:
     if "trajectory_onset_delay" not in res.timings:  # else its rows are noise (history_onset)
         out += _guarded(lambda: check_small_terms(eq, ctx, max(fit_error, floor)), [])
     intrinsic = ctx.noise_kind == "intrinsic"
-    out += _guarded(lambda: check_time_correlated_noise(ctx.experiments, intrinsic), [])
+    one_step = "trajectory_markov_modes" in res.timings
+    out += _guarded(lambda: check_time_correlated_noise(ctx.experiments, intrinsic, one_step), [])
     out.append(noise_note(level))
     return out, level, floor

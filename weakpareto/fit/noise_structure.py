@@ -104,22 +104,34 @@ def time_to_space_ratio(u: Array) -> float | None:
 
 
 def check_time_correlated_noise(
-    fields: Sequence[Array], intrinsic: bool = False
+    fields: Sequence[Array], intrinsic: bool = False, one_step: bool = False
 ) -> list[FitWarning]:
     """``correlated_noise``: noise smoother along time than along space (module docstring).
-    ``intrinsic``: the fit already corrected for fluctuations that obey the dynamics, so the
-    advice names what is left (more particles, averaged repeats) instead of that option."""
+    ``intrinsic`` or ``one_step``: the final fit was already corrected for fluctuations that
+    obey the dynamics (noise_kind=intrinsic, or the one-step refit of
+    :mod:`weakpareto.fit.markov_refit`), so the advice names what is left (more particles,
+    averaged repeats) instead of that option."""
     ratios = [r for r in (time_to_space_ratio(u) for u in fields) if r is not None]
     if not ratios or max(ratios) >= TIME_TO_SPACE:
         return []
     ratio = max(ratios)
-    advice = (
-        "noise_kind=intrinsic corrected the final fit for fluctuations that obey the dynamics, "
-        "but not the search that chose its terms; more particles or averaged repeats help"
-        if intrinsic
-        else "for densities of independent particles refit with noise_kind=intrinsic (corrects "
-        "for fluctuations that obey the dynamics), else more particles or averaged repeats help"
-    )
+    if one_step:
+        advice = (
+            "the final model was refitted frame to frame, which such noise does not bias, among "
+            "the search's candidates; more particles or averaged repeats help"
+        )
+    elif intrinsic:
+        advice = (
+            "noise_kind=intrinsic corrected the final fit for fluctuations that obey the "
+            "dynamics, but not the search that chose its terms; more particles or averaged "
+            "repeats help"
+        )
+    else:
+        advice = (
+            "for densities of independent particles refit with noise_kind=intrinsic (corrects "
+            "for fluctuations that obey the dynamics), else more particles or averaged repeats "
+            "help"
+        )
     return [
         FitWarning(
             "correlated_noise",

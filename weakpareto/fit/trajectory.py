@@ -20,6 +20,12 @@ import numpy as np
 
 from weakpareto.errors import UserInputError, check_choice
 from weakpareto.fit.context import FitWarning
+from weakpareto.fit.markov_refit import (
+    finish_markov,
+    markov_note,
+    markov_timings,
+    noise_moves_with_dynamics,
+)
 from weakpareto.fit.sources import FitData
 from weakpareto.fit.spec import REFIT_KINDS, FitSpec, RefitKind
 from weakpareto.library.families import FamilyLibrary
@@ -168,6 +174,20 @@ def finish_trajectory(
     )
     lam_range = tempering_range or (lam, lam)
     lower, upper = refit_bounds(model, float(eq.alpha), orders, spec, tempering_range=lam_range)
+    if eq.mode == "int" and not model.tempering_free and noise_moves_with_dynamics(experiments):
+        pool = [eq, *(fp.equation for fp in result.front)]
+        candidates = [e for e in pool if e.mode == "int" and model_reason(e) is None]
+
+        def bounds_of(e: Equation, m: TrajectoryModel) -> tuple[np.ndarray, np.ndarray]:
+            b = np.array([t.order for t in e.terms], dtype=float)
+            return refit_bounds(m, 1.0, b, spec, trust=np.inf)
+
+        chosen = finish_markov(candidates, experiments, bounds_of)
+        if chosen is not None:
+            final = chosen.equation
+            timings = markov_timings(result.timings, chosen.fit)
+            out = dataclasses.replace(result, final=final, timings=timings)
+            return out, [markov_note(chosen.fit, moves(eq, final))]
     parts = cast("list[ModeData | MaskedModeData]", data)
     fit = refit_trajectory(parts, model, float(eq.alpha), orders, coef, lower, upper)
     wide = refit_bounds(

@@ -116,9 +116,19 @@ def experiments_grid(
 def refit_record(outcome: FitOutcome) -> dict[str, Any]:
     """Which estimate the final equation is (:mod:`weakpareto.fit.trajectory`): ``weak``, or
     ``trajectory`` with the Fourier modes and frames it used and the samples' rms misfit (share
-    of their signal) at the weak estimate and after; with ``history=unknown`` the onset's delay
+    of their signal) at the weak estimate and after, or ``one_step`` (noise that moves with the
+    dynamics: :mod:`weakpareto.fit.markov_refit`) with its modes, frames and chi-square per
+    degree of freedom; with ``history=unknown`` the onset's delay
     before the record as a fraction of its duration (:mod:`weakpareto.fit.history_onset`)."""
     timings = outcome.result.timings
+    if "trajectory_markov_modes" in timings:
+        return {
+            "estimate": "one_step",
+            "asked": outcome.refit_asked,
+            "modes": int(timings["trajectory_markov_modes"]),
+            "frames": int(timings["trajectory_markov_frames"]),
+            "chi2_per_dof": float(timings["trajectory_markov_chi2"]),
+        }
     if "trajectory_modes" not in timings:
         return {"estimate": "weak", "asked": outcome.refit_asked}
     record = {
