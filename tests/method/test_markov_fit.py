@@ -111,3 +111,18 @@ def test_refusals_name_the_reason():
         sub = TrajectoryModel.of_terms("sub", FAMILIES, ORDERS)
         data = PropagatorData.of_field(u, t, PERIOD)
         refit_markov(data, sub, ORDERS, COEF, np.zeros(3), np.ones(3))
+
+
+def test_tempered_family_at_a_given_lambda_is_recovered_exactly():
+    from weakpareto.numerics.tempered import tempered_spectral_multiplier
+
+    lam = 0.3 * np.asarray(tempered_spectral_multiplier("tempered_riesz", KAPPA, 1.5, 1.0))
+    t = DT * np.arange(80)
+    spec0 = NX * np.exp(-0.2 * KAPPA)
+    u = np.fft.irfft(np.exp(np.multiply.outer(t, lam)) * spec0, n=NX, axis=1)
+    data = PropagatorData.of_field(u, t, PERIOD)
+    model = TrajectoryModel.of_terms("int", ("tempered_riesz",), (1.4,), tempering=1.0)
+    lower = model.pack(1.0, np.array([0.5]), np.array([-np.inf]))
+    upper = model.pack(1.0, np.array([2.0]), np.array([np.inf]))
+    fit = refit_markov(data, model, np.array([1.4]), np.array([0.25]), lower, upper)
+    np.testing.assert_allclose([fit.orders[0], fit.coef[0]], [1.5, 0.3], atol=1e-7)

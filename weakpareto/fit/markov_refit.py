@@ -75,10 +75,12 @@ def finish_markov(
     candidates: Sequence[Equation],
     experiments: Sequence[Any],
     bounds_of: Callable[[Equation, TrajectoryModel], tuple[np.ndarray, np.ndarray]],
+    tempering: float = 0.0,
 ) -> MarkovCandidate | None:
     """The integer-branch linear ``candidates`` (the selection first, then the front's) refitted
     to one-step propagators, and the one the likelihood-ratio rule keeps (:func:`select_markov`);
-    None where the data have too few usable modes (the output-error refit applies)."""
+    None where the data have too few usable modes (the output-error refit applies). Tempered
+    families at the given ``tempering`` (lambda)."""
     data = [propagator_data(part) for part in experiments]
     usable = [d for d in data if isinstance(d, PropagatorData)]
     if len(usable) < len(data) or not candidates:
@@ -93,7 +95,7 @@ def finish_markov(
         families = cast("tuple[RefitFamily, ...]", tuple(t.family or eq.operator for t in eq.terms))
         orders = np.array([t.order for t in eq.terms], dtype=float)
         coef = np.array([t.coef for t in eq.terms], dtype=float)
-        model = TrajectoryModel.of_terms("int", families, orders)
+        model = TrajectoryModel.of_terms("int", families, orders, tempering=tempering)
         fit = refit_markov(usable, model, orders, coef, *bounds_of(eq, model))
         done.append(MarkovCandidate(eq, fit))
     return select_markov(done)

@@ -182,7 +182,7 @@ def finish_trajectory(
             b = np.array([t.order for t in e.terms], dtype=float)
             return refit_bounds(m, 1.0, b, spec, trust=np.inf)
 
-        chosen = finish_markov(candidates, experiments, bounds_of)
+        chosen = finish_markov(candidates, experiments, bounds_of, tempering=lam)
         if chosen is not None:
             final = chosen.equation
             timings = markov_timings(result.timings, chosen.fit)
