@@ -126,3 +126,20 @@ def test_tempered_family_at_a_given_lambda_is_recovered_exactly():
     upper = model.pack(1.0, np.array([2.0]), np.array([np.inf]))
     fit = refit_markov(data, model, np.array([1.4]), np.array([0.25]), lower, upper)
     np.testing.assert_allclose([fit.orders[0], fit.coef[0]], [1.5, 0.3], atol=1e-7)
+
+
+def test_tempered_family_with_lambda_free_recovers_lambda():
+    from weakpareto.numerics.tempered import tempered_spectral_multiplier
+
+    lam = 0.3 * np.asarray(tempered_spectral_multiplier("tempered_riesz", KAPPA, 1.5, 1.0))
+    t = DT * np.arange(80)
+    u = np.fft.irfft(np.exp(np.multiply.outer(t, lam)) * NX * np.exp(-0.2 * KAPPA), n=NX, axis=1)
+    data = PropagatorData.of_field(u, t, PERIOD)
+    model = TrajectoryModel.of_terms(
+        "int", ("tempered_riesz",), (1.4,), tempering=1.3, tempering_free=True
+    )
+    lower = model.pack(1.0, np.array([0.5]), np.array([-np.inf]), tempering=0.1)
+    upper = model.pack(1.0, np.array([2.0]), np.array([np.inf]), tempering=10.0)
+    fit = refit_markov(data, model, np.array([1.4]), np.array([0.25]), lower, upper)
+    np.testing.assert_allclose([fit.orders[0], fit.coef[0], fit.tempering], [1.5, 0.3, 1.0],
+                               atol=1e-6)  # fmt: skip

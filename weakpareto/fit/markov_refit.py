@@ -76,11 +76,13 @@ def finish_markov(
     experiments: Sequence[Any],
     bounds_of: Callable[[Equation, TrajectoryModel], tuple[np.ndarray, np.ndarray]],
     tempering: float = 0.0,
+    tempering_free: bool = False,
 ) -> MarkovCandidate | None:
     """The integer-branch linear ``candidates`` (the selection first, then the front's) refitted
     to one-step propagators, and the one the likelihood-ratio rule keeps (:func:`select_markov`);
     None where the data have too few usable modes (the output-error refit applies). Tempered
-    families at the given ``tempering`` (lambda)."""
+    families at ``tempering`` (lambda), or from it with lambda a parameter
+    (``tempering_free``)."""
     data = [propagator_data(part) for part in experiments]
     usable = [d for d in data if isinstance(d, PropagatorData)]
     if len(usable) < len(data) or not candidates:
@@ -95,7 +97,9 @@ def finish_markov(
         families = cast("tuple[RefitFamily, ...]", tuple(t.family or eq.operator for t in eq.terms))
         orders = np.array([t.order for t in eq.terms], dtype=float)
         coef = np.array([t.coef for t in eq.terms], dtype=float)
-        model = TrajectoryModel.of_terms("int", families, orders, tempering=tempering)
+        model = TrajectoryModel.of_terms(
+            "int", families, orders, tempering=tempering, tempering_free=tempering_free
+        )
         fit = refit_markov(usable, model, orders, coef, *bounds_of(eq, model))
         done.append(MarkovCandidate(eq, fit))
     return select_markov(done)
@@ -133,8 +137,12 @@ def markov_note(fit: MarkovFit, moved: str) -> FitWarning:
     )
 
 
-def markov_timings(timings: dict[str, float], fit: MarkovFit) -> dict[str, float]:
-    """The result's timings with the one-step refit's record."""
+def markov_timings(
+    timings: dict[str, float], fit: MarkovFit, tempering_free: bool
+) -> dict[str, float]:
+    """The result's timings with the one-step refit's record (and its lambda when fitted)."""
+    if tempering_free:
+        timings = dict(timings, trajectory_tempering=fit.tempering)
     return dict(
         timings,
         trajectory_markov_modes=float(fit.n_modes),

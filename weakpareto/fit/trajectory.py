@@ -174,20 +174,22 @@ def finish_trajectory(
     )
     lam_range = tempering_range or (lam, lam)
     lower, upper = refit_bounds(model, float(eq.alpha), orders, spec, tempering_range=lam_range)
-    if eq.mode == "int" and not model.tempering_free and noise_moves_with_dynamics(experiments):
+    if eq.mode == "int" and noise_moves_with_dynamics(experiments):
         pool = [eq, *(fp.equation for fp in result.front)]
         candidates = [e for e in pool if e.mode == "int" and model_reason(e) is None]
 
         def bounds_of(e: Equation, m: TrajectoryModel) -> tuple[np.ndarray, np.ndarray]:
             b = np.array([t.order for t in e.terms], dtype=float)
-            return refit_bounds(m, 1.0, b, spec, trust=np.inf)
+            return refit_bounds(m, 1.0, b, spec, trust=np.inf, tempering_range=lam_range)
 
-        chosen = finish_markov(candidates, experiments, bounds_of, tempering=lam)
+        free = model.tempering_free
+        chosen = finish_markov(candidates, experiments, bounds_of, lam, free)
         if chosen is not None:
             final = chosen.equation
-            timings = markov_timings(result.timings, chosen.fit)
+            timings = markov_timings(result.timings, chosen.fit, free)
             out = dataclasses.replace(result, final=final, timings=timings)
-            return out, [markov_note(chosen.fit, moves(eq, final))]
+            scaled = f"; tempering lambda x {chosen.fit.tempering / lam:.4g}" if free else ""
+            return out, [markov_note(chosen.fit, moves(eq, final) + scaled)]
     parts = cast("list[ModeData | MaskedModeData]", data)
     fit = refit_trajectory(parts, model, float(eq.alpha), orders, coef, lower, upper)
     wide = refit_bounds(

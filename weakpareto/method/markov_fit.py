@@ -116,6 +116,7 @@ class MarkovFit:
     n_evaluations: int
     seconds: float
     parameters: Array
+    tempering: float = 0.0  # lambda of the tempered families (fitted when free)
 
     @property
     def alpha(self) -> float:
@@ -131,7 +132,8 @@ def refit_markov(
     upper: Array,
 ) -> MarkovFit:
     """Weighted least squares of the propagators (module docstring) from ``(orders, coef)``
-    within ``[lower, upper]`` (packed as :meth:`TrajectoryModel.pack` on the integer branch);
+    within ``[lower, upper]`` (packed as :meth:`TrajectoryModel.pack` on the integer branch,
+    with log lambda when the model's tempering is free, starting at the model's lambda);
     several experiments of one equation: their residuals together."""
     from scipy.optimize import least_squares  # imported when used (start-up)
 
@@ -142,9 +144,13 @@ def refit_markov(
 
     def residual(p: Array) -> Array:
         _, b, xi = model.unpack(p, 1.0)
+        lam = model.tempering_of(p)
         with np.errstate(over="ignore", invalid="ignore"):
             r = np.concatenate(
-                [d.residual(np.asarray(model.rates(d.kappa, b, xi), dtype=complex)) for d in parts]
+                [
+                    d.residual(np.asarray(model.rates(d.kappa, b, xi, lam), dtype=complex))
+                    for d in parts
+                ]
             )
         return r if np.all(np.isfinite(r)) else np.full(r.size, 1e12)
 
@@ -160,6 +166,7 @@ def refit_markov(
     return MarkovFit(
         orders=b,
         coef=xi,
+        tempering=model.tempering_of(p),
         start_chi2=float(r0 @ r0),
         chi2=float(r1 @ r1),
         dof=n_res - p.size,
