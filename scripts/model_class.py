@@ -40,6 +40,7 @@ cost summary) to ``tab_model_class.json``; the ``.md`` and ``.tex`` are rendered
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import time
 from importlib.resources import files
@@ -59,7 +60,7 @@ from weakpareto.io import write_csv_atomic
 from weakpareto.library.families import FamilyLibrary, family_library
 from weakpareto.method.discovery_families import discover_families
 from weakpareto.method.settings import DiscoveryConfig, named_settings
-from weakpareto.method.skew import PAIRED, SAME_ORDER, skewed_pairs
+from weakpareto.method.skew import PAIRED, SAME_ORDER, SkewedPair, skewed_pairs
 from weakpareto.records import FAMILIES, DiscoveryResult, Equation, Family, Term
 from weakpareto.reporting.studies.common import write_notes
 from weakpareto.reporting.studies.model_class import STEM, notes
@@ -211,12 +212,8 @@ def advection_as_directional(eq: Equation, tol: float = 0.05) -> Equation:
     return Equation(eq.mode, eq.alpha, terms, eq.operator).canonical()
 
 
-def pairs_as_one_sided(eq: Equation) -> Equation:
-    """Every skewed pair of ``eq`` (any two pairable families at one order) written as its
-    ``a D_+^beta + b D_-^beta`` terms, for scoring only."""
-    pairs = skewed_pairs(eq)
-    if not pairs:
-        return eq
+def _unpaired(eq: Equation, pairs: list[SkewedPair]) -> list[Term]:
+    """The terms of ``eq`` that belong to none of its skewed ``pairs``."""
 
     def in_pair(t: Term) -> bool:
         return any(
@@ -225,11 +222,38 @@ def pairs_as_one_sided(eq: Equation) -> Equation:
             for p in pairs
         )  # fmt: skip
 
-    terms = [t for t in eq.terms if not in_pair(t)]
+    return [t for t in eq.terms if not in_pair(t)]
+
+
+def pairs_as_one_sided(eq: Equation) -> Equation:
+    """Every skewed pair of ``eq`` (any two pairable families at one order) written as its
+    ``a D_+^beta + b D_-^beta`` terms, for scoring only."""
+    pairs = skewed_pairs(eq)
+    if not pairs:
+        return eq
+    terms = _unpaired(eq, pairs)
     for p in pairs:
         terms += [Term(p.power, p.order, p.coef_left, family="directional"),
                   Term(p.power, p.order, p.coef_right, family="directional_right")]  # fmt: skip
     return Equation(eq.mode, eq.alpha, tuple(terms), eq.operator).canonical()
+
+
+def ks_coef_error(estimate: Equation, true: Equation) -> float:
+    """The largest relative coefficient error with the skewed pair scored by its ``K`` (its
+    skewness is ``|Δs|``) and every other term as :func:`compare` scores it; NaN unless both
+    equations hold exactly one pair and the other terms match."""
+    est, tru = advection_as_directional(estimate), advection_as_directional(true)
+    pe, pt = skewed_pairs(est), skewed_pairs(tru)
+    if len(pe) != 1 or len(pt) != 1:
+        return float("nan")
+    rest = compare(dataclasses.replace(est, terms=tuple(_unpaired(est, pe))),
+                   dataclasses.replace(tru, terms=tuple(_unpaired(tru, pt))))  # fmt: skip
+    if not rest["terms ok"]:
+        return float("nan")
+    errors = [abs(pe[0].K / pt[0].K - 1.0)]
+    if not np.isnan(rest["max coef error"]):
+        errors.append(rest["max coef error"])
+    return max(errors)
 
 
 def skew_error(estimate: Equation, true: Equation) -> float:
@@ -268,6 +292,7 @@ def _skew_row(
         **compare(pairs_as_one_sided(advection_as_directional(eq)), true),
         "|Δs|": skew_error(eq, true),
         "K, s": "; ".join(f"{p.K:.4f}, {p.skewness:+.3f}" for p in pairs) or "—",
+        "max coef error (K, s)": ks_coef_error(eq, true),
         "E_fit": fit_error,
         "seconds": round(seconds, 2),
     }

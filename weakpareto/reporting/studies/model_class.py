@@ -38,7 +38,8 @@ STEM = "tab_model_class"
 FIRST_COLS = ["case", "families searched", "equation", "terms ok", "|Δα|", "max|Δβ|",
               "max coef error", "E_fit", "seconds"]  # fmt: skip
 SKEW_COLS = ["case", "method", "families searched", "equation", "terms ok", "|Δα|", "max|Δβ|",
-             "|Δs|", "K, s", "max coef error", "E_fit", "seconds"]  # fmt: skip
+             "|Δs|", "K, s", "max coef error", "max coef error (K, s)", "E_fit",
+             "seconds"]  # fmt: skip
 TEMPERED_COLS = ["case", "equation", "λ", "|Δλ|/λ", "terms ok", "max|Δβ|", "max coef error",
                  "seconds"]  # fmt: skip
 FORCED_COLS = ["case", "equation", "terms ok", "|Δα|", "max|Δβ|", "max coef error",
@@ -143,7 +144,9 @@ def markdown(tables: Parts, info: Mapping[str, Any]) -> str:
         "(directional and Riesz). A right-directional term at order 1 ± 0.05 is scored as the "
         "advection (D_-x^1 = -D_x^1); two pairable families at one order (D_x R, D_x D_-x or "
         "R D_-x: one operator, docs/method/skewed.md) are scored as their (D_x, D_-x) pair. "
-        "|Δs| from the reported pair (K, s).",
+        "|Δs| from the reported pair (K, s); max coef error scores the pair by its two "
+        "one-sided coefficients, max coef error (K, s) by its K (its s is |Δs|) beside the "
+        "other terms' coefficients, the parameters the truth is written in.",
         "",
         *_rows(skew, SKEW_COLS),
         "",
