@@ -106,6 +106,21 @@ def tolerances(kind: str, noise: float, particles: int) -> tuple[float, float, f
     return (0.05, 0.05, 0.05) if noise <= 0.01 else (0.1, 0.1, 0.1)
 
 
+def judged(m: Any, families: bool, tol: tuple[float, float, float] | None) -> bool | None:
+    """Whether a fit scored ``m`` (:func:`weakpareto.evaluation.metrics.score`), with every term
+    in the truth's family or not, passes the tolerances ``tol`` (None: not judged)."""
+    if tol is None:
+        return None
+    return bool(
+        m.support_ok
+        and families
+        and m.branch_ok
+        and m.e_alpha <= tol[0]
+        and m.e_beta_max <= tol[1]
+        and m.e_xi_max <= tol[2]
+    )
+
+
 def in_family(eq: Equation, family: str) -> bool:
     """Every term in the truth's ``family``, where the families differ (the identity and order
     2 are the same operator in both: :func:`weakpareto.user.operator_default.distinct_families`)."""
@@ -146,16 +161,7 @@ def run_case(cfg: dict[str, Any], kind: str, noise: float, suite: dict[str, Any]
         n = int(cfg["generator"].get("particles", 0))
         tol = tolerances(kind, noise, n)
         families = in_family(model.equation_, family)
-        passed = None
-        if tol is not None:
-            passed = bool(
-                m.support_ok
-                and families
-                and m.branch_ok
-                and m.e_alpha <= tol[0]
-                and m.e_beta_max <= tol[1]
-                and m.e_xi_max <= tol[2]
-            )
+        passed = judged(m, families, tol)
         rows.append(
             {
                 "case": cfg["name"],

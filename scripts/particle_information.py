@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import yaml
-from independent_suite import _particle_config, in_family, tolerances
+from independent_suite import _particle_config, in_family, judged, tolerances
 from threadpoolctl import threadpool_limits
 
 from weakpareto.benchmarks.generators import generate
@@ -89,10 +89,9 @@ def default_fit(cfg: dict, field, settings: dict) -> tuple[bool | None, float]:
     m = score(model.equation_, truth_equation(cfg))
     tol = tolerances("particles", 0.0, int(cfg["generator"]["particles"]))
     family = str(cfg["truth"]["operator"])
-    ok = m.support_ok and in_family(model.equation_, family) and m.branch_ok
-    passed = None
-    if tol is not None:
-        passed = bool(ok and m.e_beta_max <= tol[1] and m.e_xi_max <= tol[2])
+    families = in_family(model.equation_, family)
+    passed = judged(m, families, tol)
+    ok = m.support_ok and families and m.branch_ok
     terms = model.equation_.terms
     return passed, float(terms[0].order) if ok and len(terms) == 1 else float("nan")
 
