@@ -65,19 +65,29 @@ def test_clean_data_are_refitted_to_the_truth():
     assert model.coef_[0] == pytest.approx(0.12, rel=1e-6)
 
 
-def test_a_nonlinear_model_keeps_its_weak_estimate_and_an_explicit_request_is_warned():
+@pytest.mark.parametrize(
+    ("irregular", "reason"),
+    [(True, "irregular sampling times"), (False, "missing samples")],
+)
+def test_a_nonlinear_model_outside_the_steppers_reach_keeps_its_weak_estimate(irregular, reason):
+    """The stepper needs uniform times and every sample: ``auto`` keeps the weak estimate
+    silently, an explicit ``refit=trajectory`` is warned with the reason."""
     rng = np.random.default_rng(1)
     t = np.linspace(0.0, 1.0, 60)
     u = 1.0 + 0.5 * np.outer(np.exp(-t), np.sin(X)) + 1e-3 * rng.standard_normal((60, NX))
+    if irregular:
+        t = t + 0.004 * np.sin(7 * t)
+    else:
+        u = np.where(rng.random(u.shape) < 0.05, np.nan, u)
     settings = {"operator": "riesz", "powers": (1,), "max_terms": 1}
     auto = WeakPareto(**settings).fit(u, t, X)
     weak = WeakPareto(refit="weak", **settings).fit(u, t, X)
     assert auto.powers_.tolist() == [1] and auto.equation_ == weak.equation_
     assert not [w for w in auto.warnings_ if w.code == "trajectory_refit"]
-    asked = WeakPareto(refit="trajectory", operator="riesz", powers=(1,), max_terms=1)
-    asked.fit(u, t, X)
+    assert auto.grid_["refit"]["estimate"] == "weak"
+    asked = WeakPareto(refit="trajectory", **settings).fit(u, t, X)
     (w,) = [w for w in asked.warnings_ if w.code == "trajectory_refit"]
-    assert w.level == "warning" and "nonlinear" in w.message
+    assert w.level == "warning" and w.message == f"trajectory refit not applied: {reason}"
 
 
 @pytest.mark.parametrize(

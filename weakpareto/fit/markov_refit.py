@@ -50,7 +50,8 @@ def propagator_data(source: Any) -> PropagatorData | str:
         times = np.asarray(t, dtype=np.float64)
     else:
         times = float(lib.dt) * np.arange(u.shape[0], dtype=np.float64)
-    if getattr(lib, "sample_weights", None) is not None:
+    weights = getattr(lib, "sample_weights", None)
+    if weights is not None and np.any(np.asarray(weights) <= 0.0):
         return "missing samples"
     return PropagatorData.of_field(u, times, float(lib.period))
 

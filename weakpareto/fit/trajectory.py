@@ -26,12 +26,19 @@ from weakpareto.fit.markov_refit import (
     markov_timings,
     noise_moves_with_dynamics,
 )
+from weakpareto.fit.nonlinear_refit import (
+    is_nonlinear,
+    nonlinear_data,
+    nonlinear_note,
+    nonlinear_refit,
+)
 from weakpareto.fit.sources import FitData
 from weakpareto.fit.spec import REFIT_KINDS, FitSpec, RefitKind
 from weakpareto.library.families import FamilyLibrary
 from weakpareto.library.gram import FeatureSource
 from weakpareto.library.noise_level import estimate_noise
 from weakpareto.library.pooled import PooledSource
+from weakpareto.method.nonlinear_trajectory_fit import refit_nonlinear
 from weakpareto.method.trajectory_fit import (
     MaskedModeData,
     ModeData,
@@ -84,11 +91,14 @@ def check_trajectory_supported(spec: FitSpec, data: FitData, domain: str) -> Non
         )
 
 
-def model_reason(eq: Equation) -> str | None:
-    """Why the selected model admits no trajectory refit, or None."""
+def model_reason(eq: Equation, nonlinear: bool = False) -> str | None:
+    """Why the selected model admits no trajectory refit (``nonlinear``: by the stepper), or
+    None."""
     if not eq.terms:
         return "the model has no term"
-    if any(t.power != 0 or t.forcing for t in eq.terms):
+    if any(t.forcing for t in eq.terms):
+        return "the model has a forcing term"
+    if not nonlinear and any(t.power != 0 for t in eq.terms):
         return "the model is nonlinear (the modes of a linear one evolve alone)"
     families = {t.family or eq.operator for t in eq.terms}
     if not families <= set(SPECTRAL_KINDS) | set(TEMPERED_KINDS):
@@ -158,6 +168,8 @@ def finish_trajectory(
     ``tempering_range`` (lambda estimated: :mod:`weakpareto.user.tempering`); the fitted lambda
     is the result's ``timings["trajectory_tempering"]``."""
     eq = result.final
+    if is_nonlinear(eq):
+        return finish_nonlinear(result, source, spec, requested)
     reason = model_reason(eq)
     if reason is not None:
         return result, _not_applied(reason, requested)
@@ -224,16 +236,56 @@ def finish_trajectory(
     out = dataclasses.replace(result, final=final, timings=timings)
     if edge is None:
         return out, [note]
+    return out, [note, _edge_warning(fit, edge)]
+
+
+def finish_nonlinear(
+    result: DiscoveryResult, source: FeatureSource, spec: FitSpec, requested: bool
+) -> tuple[DiscoveryResult, list[FitWarning]]:
+    """:func:`finish_trajectory` for a nonlinear model: the output-error refit through the
+    package's fractional stepper (:mod:`weakpareto.fit.nonlinear_refit`), first within the trust
+    box and, where it ends on the box, within the search ranges."""
+    eq = result.final
+    reason = model_reason(eq, nonlinear=True)
+    data = nonlinear_data(source) if reason is None else reason
+    if isinstance(data, str):
+        return result, _not_applied(data, requested)
+    problem = nonlinear_refit(eq, data, float(spec.tempering or 0.0))
+    if isinstance(problem, str):
+        return result, _not_applied(problem, requested)
+    model = problem.model.terms
+    orders = np.array([t.order for t in eq.terms], dtype=float)
+    coef = np.array([t.coef for t in eq.terms], dtype=float)
+    box = refit_bounds(model, float(eq.alpha), orders, spec)
+    wide = refit_bounds(model, float(eq.alpha), orders, spec, trust=np.inf)
+    fit = refit_nonlinear(problem, orders, coef, *box)
+    edge = trust_edge(model, fit, box, wide)
+    if edge is not None:  # on the trust box: go on within the search ranges
+        wider = refit_nonlinear(problem, orders, coef, *wide)
+        if wider.residual < fit.residual:
+            evaluations = fit.n_evaluations + wider.n_evaluations
+            fit = dataclasses.replace(
+                wider, start_residual=fit.start_residual, n_evaluations=evaluations
+            )
+        edge = trust_edge(model, fit, box, wide)
+    final = refitted_equation(eq, fit)
+    timings = dict(refit_timings(result.timings, fit), trajectory_substeps=problem.substeps)
+    notes = [nonlinear_note(CODE, problem.substeps, fit, moves(eq, final))]
+    if edge is not None:
+        notes.append(_edge_warning(fit, edge))
+    return dataclasses.replace(result, final=final, timings=timings), notes
+
+
+def _edge_warning(fit: TrajectoryFit, edge: tuple[str, int]) -> FitWarning:
     name, j = edge
     assert fit.parameters is not None
-    warning = FitWarning(
+    return FitWarning(
         CODE,
         f"the trajectory refit moved {name} more than {TRUST:g} from the weak estimate (to "
         f"{fit.parameters[j]:.4f}): the samples and the weak form disagree by more than a "
         "refinement, so the model, its family or the noise model may not describe the data "
         "(refit=weak gives the weak estimate)",
     )
-    return out, [note, warning]
 
 
 def trust_edge(

@@ -293,12 +293,12 @@ class TrajectoryModel:
         """``lambda_k = sum_j xi_j m_j(kappa_k)`` (real when every multiplier is); tempered
         families at ``tempering`` (default: the model's lambda)."""
         lam = self.tempering if tempering is None else tempering
-        parts = [c * np.asarray(_multiplier(fam, kappa, float(b), lam))
+        parts = [c * np.asarray(term_multiplier(fam, kappa, float(b), lam))
                  for fam, b, c in zip(self.families, orders, coef)]  # fmt: skip
         return np.sum(parts, axis=0) if parts else np.zeros(kappa.size)
 
 
-def _multiplier(family: RefitFamily, kappa: Array, beta: float, lam: float) -> NDArray[Any]:
+def term_multiplier(family: RefitFamily, kappa: Array, beta: float, lam: float) -> NDArray[Any]:
     if family in SPECTRAL_KINDS:
         return np.asarray(spectral_multiplier(family, kappa, beta))
     return np.asarray(tempered_spectral_multiplier(family, kappa, beta, lam))

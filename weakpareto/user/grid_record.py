@@ -119,7 +119,8 @@ def refit_record(outcome: FitOutcome) -> dict[str, Any]:
     of their signal) at the weak estimate and after, or ``one_step`` (noise that moves with the
     dynamics: :mod:`weakpareto.fit.markov_refit`) with its modes, frames and chi-square per
     degree of freedom; with ``history=unknown`` the onset's delay
-    before the record as a fraction of its duration (:mod:`weakpareto.fit.history_onset`)."""
+    before the record as a fraction of its duration (:mod:`weakpareto.fit.history_onset`); for
+    a nonlinear model the stepper's steps per frame (:mod:`weakpareto.fit.nonlinear_refit`)."""
     timings = outcome.result.timings
     if "trajectory_markov_modes" in timings:
         return {
@@ -141,6 +142,8 @@ def refit_record(outcome: FitOutcome) -> dict[str, Any]:
     }
     if "trajectory_onset_delay" in timings:
         record["onset_before_record"] = float(timings["trajectory_onset_delay"])
+    if "trajectory_substeps" in timings:  # a nonlinear model, solved by the stepper
+        record["stepper_substeps"] = int(timings["trajectory_substeps"])
     return record
 
 
