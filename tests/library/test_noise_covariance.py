@@ -272,3 +272,29 @@ def test_constant_variance_path_equals_the_general_path():
     for a, b in zip(fast.blocks_per_mask(w, adj, masks), general.blocks_per_mask(w, adj, masks)):
         for x_fast, x_general in zip(a, b):
             np.testing.assert_allclose(x_fast, x_general, rtol=1e-12, atol=0.0)
+
+
+@pytest.mark.parametrize(
+    ("mode", "alpha", "slope"), [("sub", 0.7, "estimate"), ("sup", 1.4, "profile")]
+)
+def test_kept_trial_orders_give_the_fresh_covariance_bit_for_bit(mode, alpha, slope):
+    """The trial systems of one order share its target weights and time sums: every later
+    system of that order (other supports, other column orders, the profiled super-unit system)
+    equals the one a fresh covariance computes, and at most KEPT_ORDERS orders are kept."""
+    from weakpareto.library.noise_covariance import KEPT_ORDERS
+
+    t, x, u = smooth_field(30, 24)
+    lib = exact_time_weak_library(u, t, x, operator="riesz", test_counts=(6, 5), start_slope=slope)
+    s = np.random.default_rng(2).uniform(0.5, 2.0, u.shape) * 1e-3
+    mask = (np.random.default_rng(3).random(lib.shape) < 0.6).astype(float)
+    shared = FeatureCovariance(lib, s)
+    for powers, betas in [((0,), [1.3]), ((0, 1), [0.9, 1.2]), ((0, 0), [0.4, 1.8])]:
+        for start in (False, True):
+            got = shared.systems(mode, alpha, powers, np.array(betas), (mask,), start)[0]
+            fresh = FeatureCovariance(lib, s).systems(
+                mode, alpha, powers, np.array(betas), (mask,), start
+            )[0]
+            assert np.array_equal(got, fresh)
+    for a in np.linspace(alpha - 0.1, alpha + 0.1, KEPT_ORDERS + 3):
+        shared.system(mode, float(a), (0,), np.array([1.3]), mask)
+    assert len(shared._per_order) == KEPT_ORDERS

@@ -154,3 +154,37 @@ def test_real_transforms_and_matrix_contraction_equal_the_paper_library(operator
         (lib.spatial_adjoint_tests(betas), WeakLibrary._spatial_adjoint_tests(lib, betas)),
     ]:
         np.testing.assert_allclose(ours, paper, rtol=0, atol=1e-14 * np.abs(paper).max())
+
+
+@pytest.mark.parametrize("operator", [None, "riesz"])
+def test_columns_of_several_powers_equal_each_power_alone_bit_for_bit(operator, monkeypatch):
+    """The bank's nonlinear columns share ``X_beta u`` per chunk of orders: equal to
+    ``columns(p, betas)`` one power at a time exactly, chunked (one order per chunk) or not,
+    for one family and for a library of two (column kinds); a subclass with its own
+    ``columns`` (missing samples) is asked power by power."""
+    from weakpareto.library import weak
+    from weakpareto.library.families import with_families
+    from weakpareto.library.weighted_time import SampledExactLibrary
+
+    rng = np.random.default_rng(4)
+    t, x = np.linspace(0.0, 1.0, 40), np.arange(48) * 2.0 * np.pi / 48
+    u = 1.0 + 0.3 * rng.standard_normal((40, 48))
+    if operator is None:
+        base = exact_time_weak_library(u, t, x, operator="directional")
+        lib = with_families(base, ("directional", "riesz"))
+        kinds = tuple(lib.kinds((0, 1, 2)))
+    else:
+        lib = exact_time_weak_library(u, t, x, operator=operator)
+        kinds = (0, 1, 2)
+    betas = np.linspace(0.2, 2.8, 7)
+    for per_chunk in (None, 1):
+        if per_chunk is not None:
+            monkeypatch.setattr(weak, "BATCH_VALUES", 3 * u.size)
+        together = lib.columns_of_powers(kinds, betas)
+        for k, got in zip(kinds, together, strict=True):
+            assert np.array_equal(got, lib.columns(k, betas))
+    calls = []
+    monkeypatch.setattr(SampledExactLibrary, "columns", lambda self, p, b: calls.append(p) or 0)
+    sampled = object.__new__(SampledExactLibrary)
+    assert SampledExactLibrary.columns_of_powers(sampled, (0, 1, 2), betas) == [0, 0, 0]
+    assert calls == [0, 1, 2]

@@ -228,6 +228,21 @@ class FamilyLibrary:
         power, f = decode_kind(kind, len(self.families))
         return np.asarray(self.parts[f].columns(power, betas))
 
+    def columns_of_powers(self, kinds: tuple[int, ...], betas: Array) -> list[Array]:
+        """``[columns(k, betas) for k in kinds]``, each family's columns by its part's
+        ``columns_of_powers`` where it has one (one ``X_beta u`` for all its powers)."""
+        out: dict[int, Array] = {}
+        for f, part in enumerate(self.parts):
+            mine = [k for k in kinds if decode_kind(k, len(self.families))[1] == f]
+            powers = tuple(decode_kind(k, len(self.families))[0] for k in mine)
+            shared = getattr(part, "columns_of_powers", None)
+            if shared is not None and mine:
+                blocks = shared(powers, betas)
+            else:
+                blocks = [part.columns(p, betas) for p in powers]
+            out.update(zip(mine, (np.asarray(b) for b in blocks), strict=True))
+        return [out[k] for k in kinds]
+
     def profile_rows(self, mode: Mode, alpha: float, vectors: Array) -> Array:
         """``vectors`` profiled as ``parts[0]`` profiles its own (the families share the field,
         the tests and the target)."""

@@ -90,9 +90,13 @@ def build_banks(
         t_off[br.mode] = pos
         blocks.append(source.targets(br.nodes, br.mode))
         pos += br.nodes.size
+    shared = getattr(source, "columns_of_powers", None)  # one X_beta u for every power
+    if shared is not None:
+        blocks.extend(shared(tuple(powers), beta_nodes))
+    else:
+        blocks.extend(source.columns(p, beta_nodes) for p in powers)
     for p in powers:
         c_off[p] = pos
-        blocks.append(source.columns(p, beta_nodes))
         pos += beta_nodes.size
     vectors = np.ascontiguousarray(np.concatenate(blocks, axis=0))
     return OrderBanks(branches, np.asarray(beta_nodes), tuple(powers), vectors, t_off, c_off)

@@ -27,6 +27,7 @@ The variance field ``s`` comes from the data
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -64,6 +65,23 @@ def _blocks(n: int, per_item: int) -> list[slice]:
     return [slice(i, i + size) for i in range(0, max(n, 1), size)]
 
 
+#: Trial orders whose target weights and time sums a covariance keeps (least recently used
+#: dropped first; each holds ``(K_t, nt + nx)`` values).
+KEPT_ORDERS = 8
+
+
+@dataclass(frozen=True)
+class _OrderTerms:
+    """One trial order's target weights ``(G, K_t, nt)``, the columns' temporal tests (None: the
+    source's), ``P = (W o T) s`` ``(G, K_t, nx)`` (row sums ``(G, K_t)`` for a constant
+    variance) and, for replaced tests, ``(T o T) s`` ``(K_t, nx)``."""
+
+    weights: Array
+    tests: Array | None
+    p: Array
+    squares: Array | None
+
+
 @dataclass(frozen=True)
 class FeatureCovariance:
     """Noise covariance of the target and the linear columns of a weak library, per row mask.
@@ -77,6 +95,9 @@ class FeatureCovariance:
     family_parts: tuple[SeparableSource, ...] = ()
     _per_mask: dict[bytes, tuple[Array, Array]] = field(
         default_factory=dict, compare=False, repr=False
+    )
+    _per_order: OrderedDict[tuple[str, float, bool], _OrderTerms] = field(
+        default_factory=OrderedDict, compare=False, repr=False
     )
 
     @property
@@ -139,36 +160,51 @@ class FeatureCovariance:
             cached = self._per_mask[key] = (r, v)
         return cached
 
-    def blocks_per_mask(
-        self,
-        weights: Array,
-        adjoints: Array,
-        masks: tuple[Array, ...],
-        tests: Array | None = None,
-    ) -> list[tuple[Array, Array, Array]]:
-        """:meth:`blocks` for several row masks, sharing the mask-independent products (the
-        training and validation covariances of one trial system); ``tests`` replace the
-        source's temporal tests of the columns (a profiled system, :meth:`systems`)."""
-        s, sp = self.variance, self.source.spatial_tests
+    def time_sums(self, weights: Array, tests: Array | None = None) -> _OrderTerms:
+        """The parts of :meth:`blocks_per_mask` that depend on the target's weights and the
+        columns' temporal tests alone (one trial order, any orders of the columns)."""
+        s = self.variance
         t = self.source.temporal_tests if tests is None else tests
-        g, nb = weights.shape[0], adjoints.shape[0]
-        flat = weights.reshape(g, -1)
         # target x column: A = (W, T), B = (psi, X^* psi). The time sum first,
         # P = (W o T) s (G, K_t, nx), costs G K_t nt nx once for every mask and column;
         # the space sum first would cost B K_x nt nx (every column of every trial system)
         s0 = self.constant_variance
         if s0 is None:
             p = (weights * t[None]) @ s
+        else:  # P constant along x: its row sums (G, K_t)
+            p = s0 * (weights * t[None]).sum(axis=-1)
+        squares = None if tests is None else (t * t) @ s
+        return _OrderTerms(weights, tests, p, squares)
+
+    def blocks_per_mask(
+        self,
+        weights: Array,
+        adjoints: Array,
+        masks: tuple[Array, ...],
+        tests: Array | None = None,
+        sums: _OrderTerms | None = None,
+    ) -> list[tuple[Array, Array, Array]]:
+        """:meth:`blocks` for several row masks, sharing the mask-independent products (the
+        training and validation covariances of one trial system); ``tests`` replace the
+        source's temporal tests of the columns (a profiled system, :meth:`systems`); ``sums``
+        the :meth:`time_sums` of these weights and tests, when kept from an earlier call."""
+        sp = self.source.spatial_tests
+        g, nb = weights.shape[0], adjoints.shape[0]
+        flat = weights.reshape(g, -1)
+        terms = self.time_sums(weights, tests) if sums is None else sums
+        s0 = self.constant_variance
+        if s0 is None:
+            p = terms.p
         else:  # P constant along x: its row sums, and sum_j psi_lj X^* psi_lj once per column
-            p_rows = s0 * (weights * t[None]).sum(axis=-1)  # (G, K_t)
+            p_rows = terms.p
             overlap = np.einsum("lj,blj->lb", sp, adjoints)  # (K_x, B)
         adj_flat = adjoints.reshape(nb, sp.size)  # (B, K_x nx); explicit size for B = 0
         out = []
         for mask in masks:
             mask = np.asarray(mask, dtype=float)
             r, v = self._mask_terms(mask)
-            if tests is not None:
-                v = mask.T @ ((t * t) @ s)
+            if terms.squares is not None:
+                v = mask.T @ terms.squares
             # target x target: B = psi for both -> sum_j s_ij psi_l(x_j)^2
             c_tt = flat @ (weights * r.T[None]).reshape(g, -1).T  # sum_ai W_gai W_hai r_ia
             if s0 is not None:
@@ -196,6 +232,33 @@ class FeatureCovariance:
         """Covariance ``(c+1, c+1)`` of ``[y, x_1..x_c]`` at exact orders (nonlinear columns 0)."""
         return self.systems(mode, alpha, powers, betas, (mask,))[0]
 
+    def _order_terms(self, mode: str, alpha: float, with_start: bool) -> _OrderTerms:
+        """The target's weights at ``alpha`` (profiled where the source profiles ``u'(0)``)
+        and their :meth:`time_sums`, kept for the last :data:`KEPT_ORDERS` orders: the trial
+        systems of one order (every support and column order) share them."""
+        key = (mode, float(alpha), with_start)
+        kept = self._per_order.get(key)
+        if kept is not None:
+            self._per_order.move_to_end(key)
+            return kept
+        alphas = np.array([alpha])
+        w = (
+            self.source.target_weights(alphas, mode)
+            if with_start
+            else self.bulk_weights(alphas, mode)
+        )
+        tests = None
+        direction = getattr(self.source, "slope_direction", None)
+        q = None if direction is None else direction(mode, alpha)
+        if q is not None:  # the profiled system: every temporal weight projected off q
+            w = w - q[None, :, None] * np.einsum("a,gai->gi", q, w)[:, None]
+            t = self.source.temporal_tests
+            tests = t - np.outer(q, q @ t)
+        kept = self._per_order[key] = self.time_sums(w, tests)
+        while len(self._per_order) > KEPT_ORDERS:
+            self._per_order.popitem(last=False)
+        return kept
+
     def systems(
         self,
         mode: str,
@@ -210,25 +273,14 @@ class FeatureCovariance:
         (:meth:`bulk_weights` leaves it out). A source that profiles ``u'(0)`` out of this
         order's system (``slope_direction``) has its temporal weights and tests projected off
         that direction, as :func:`weakpareto.method.exact_fit.exact_system` projects the rows."""
-        alphas = np.array([alpha])
-        w = (
-            self.source.target_weights(alphas, mode)
-            if with_start
-            else self.bulk_weights(alphas, mode)
-        )
-        tests = None
-        direction = getattr(self.source, "slope_direction", None)
-        q = None if direction is None else direction(mode, alpha)
-        if q is not None:  # the profiled system: every temporal weight projected off q
-            w = w - q[None, :, None] * np.einsum("a,gai->gi", q, w)[:, None]
-            t = self.source.temporal_tests
-            tests = t - np.outer(q, q @ t)
+        terms = self._order_terms(mode, alpha, with_start)
+        w, tests = terms.weights, terms.tests
         linear = [k for k, p in enumerate(powers) if p in self.linear_kinds]
         c = len(powers)
         adj = self.adjoint_tests([powers[k] for k in linear], np.asarray(betas, float)[linear])
         idx = np.array(linear, dtype=int) + 1
         out = []
-        for c_tt, c_tc, c_cc in self.blocks_per_mask(w, adj, masks, tests):
+        for c_tt, c_tc, c_cc in self.blocks_per_mask(w, adj, masks, tests, terms):
             cov = np.zeros((c + 1, c + 1))
             cov[0, 0] = c_tt[0, 0]
             cov[0, idx] = cov[idx, 0] = c_tc[0]

@@ -33,6 +33,8 @@ from weakpareto.library.weak import (
     SpatialTests,
     WeakLibrary,
     build_test_functions,
+    order_chunks,
+    power_field,
     uniform_step,
 )
 from weakpareto.numerics import operators as ops
@@ -234,6 +236,32 @@ class ExactTimeWeakLibrary(WeakLibrary):
         adj = self.spatial_adjoint_tests(betas)  # (G, K_x, nx)
         rows = (adj.reshape(-1, adj.shape[-1]) @ tu.T).reshape(betas.size, adj.shape[1], -1)
         return self.quadrature * np.swapaxes(rows, 1, 2).reshape(betas.size, -1)
+
+    def columns_of_powers(self, powers: tuple[int, ...], betas: Array) -> list[Array]:
+        """``[columns(p, betas) for p in powers]``, equal bit for bit, with ``X_beta u``
+        evaluated once per chunk of orders for all the nonlinear powers (half the transforms of
+        a bank with powers 1 and 2). A subclass with its own ``columns`` gets its own."""
+        betas = np.atleast_1d(np.asarray(betas, dtype=float))
+        nonlinear = [p for p in powers if p != 0]
+        if type(self).columns is not ExactTimeWeakLibrary.columns or len(nonlinear) < 2:
+            return [self.columns(p, betas) for p in powers]
+        weights = {  # u^1 is u itself: no copy of the field
+            p: self.u
+            if p == 1 and self.power_mode != "positive"
+            else power_field(self.u, p, self.power_mode)
+            for p in nonlinear
+        }
+        parts: dict[int, list[Array]] = {p: [] for p in nonlinear}
+        chunks = order_chunks(betas.size, 3 * self.u.size)  # the chunks of WeakLibrary.columns
+        product = np.empty((chunks[0].stop - chunks[0].start,) + self.u.shape)  # reused
+        for c in chunks:
+            xu = self.field_apply(betas[c])
+            for p in nonlinear:
+                out = product[: xu.shape[0]]
+                parts[p].append(self.project(np.multiply(weights[p][None], xu, out=out)))
+        return [
+            self.columns(0, betas) if p == 0 else np.concatenate(parts[p], axis=0) for p in powers
+        ]
 
     def _real_spectrum(self) -> Array:
         """``RFFT u`` along x, once per library."""
