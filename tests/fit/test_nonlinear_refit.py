@@ -63,3 +63,24 @@ def test_a_stepper_too_coarse_for_the_noise_declines():
     assert isinstance(reason, str) and f"exceeds {STEPPER_SHARE:g} of the noise's sd" in reason
     refit = nonlinear_refit(eq, NonlinearData(u, t, 2 * np.pi, np.ones_like(u), modes, 1e-2), 0.0)
     assert not isinstance(refit, str) and refit.substeps == 2
+
+
+def test_a_refit_beyond_its_cost_budget_declines(monkeypatch):
+    """The work of one batched Jacobian solve (columns x modes x steps^2 / 2) above the budget:
+    no refit, and the reason names the size."""
+    from weakpareto.fit import nonlinear_refit as nr
+
+    t = np.linspace(0.0, 2.0, 41)
+    x = 2 * np.pi * np.arange(32) / 32
+    u = 0.5 + 0.3 * np.outer(np.exp(-t), np.sin(x))
+    data = NonlinearData(u, t, 2 * np.pi, np.ones_like(u), np.array([0, 1]), noise_sd=1e-2)
+    eq = Equation(
+        "sub", 0.6, (Term(0, 1.6, 0.3, family="riesz"), Term(1, 1.0, -0.2, family="riesz")), "riesz"
+    )
+    refit = nr.nonlinear_refit(eq, data, 0.0)
+    assert not isinstance(refit, str)
+    # 1 + 5 model parameters + 3 initial values; 80 steps; 17 modes
+    assert nr.solve_work(refit) == (1 + 5 + 3) * 17 * 80 * 80 / 2
+    monkeypatch.setattr(nr, "MAX_SOLVE_WORK", nr.solve_work(refit) - 1.0)
+    reason = nr.nonlinear_refit(eq, data, 0.0)
+    assert isinstance(reason, str) and "41 frames x 32 points (8 parameters" in reason

@@ -36,6 +36,10 @@ MAX_SUBSTEPS = 8
 STEPPER_SHARE = 0.1
 #: Most Fourier modes of initial data (each one or two parameters per profile).
 MAX_INITIAL_MODES = 24
+#: Largest work of one batched Jacobian solve (complex multiply-adds of the memory sums,
+#: ``columns x modes x steps^2 / 2``; ~1e9 per second here): the refit is a refinement, not a
+#: wait of minutes.
+MAX_SOLVE_WORK = 5e8
 #: Uniform sampling: largest relative spread of the time steps.
 UNIFORM_TOLERANCE = 1e-9
 
@@ -92,13 +96,34 @@ def nonlinear_refit(eq: Equation, data: NonlinearData, tempering: float) -> Nonl
         if not np.isfinite(error):
             return "the weak estimate's solution is not finite"
         if error <= STEPPER_SHARE * data.noise_sd:
-            return refit
+            return refit if solve_work(refit) <= MAX_SOLVE_WORK else _too_costly(refit)
         if 2 * substeps > MAX_SUBSTEPS:
             return (
                 f"the stepper's error ({error:.2g}) at {substeps} steps per frame exceeds "
                 f"{STEPPER_SHARE:g} of the noise's sd"
             )
         substeps *= 2
+
+
+def solve_work(refit: NonlinearRefit) -> float:
+    """Complex multiply-adds of the memory sums of one batched Jacobian solve."""
+    columns = 1 + _n_parameters(refit)
+    steps = (refit.data.u.shape[0] - 1) * refit.substeps
+    return float(columns * refit.data.kappa.size * steps * steps / 2)
+
+
+def _n_parameters(refit: NonlinearRefit) -> int:
+    profiles = 2 if refit.model.terms.mode == "sup" else 1
+    return refit.model.terms.n_parameters + profiles * refit.data.n_initial
+
+
+def _too_costly(refit: NonlinearRefit) -> str:
+    nt, nx = refit.data.u.shape
+    return (
+        f"the stepper's refit of {nt} frames x {nx} points ({_n_parameters(refit)} parameters, "
+        f"{refit.substeps} steps per frame) would cost {solve_work(refit):.2g} operations per "
+        f"iteration, above its budget of {MAX_SOLVE_WORK:.2g}"
+    )
 
 
 def nonlinear_note(code: str, substeps: int, fit: Any, moved: str) -> FitWarning:
