@@ -84,3 +84,22 @@ def test_a_refit_beyond_its_cost_budget_declines(monkeypatch):
     monkeypatch.setattr(nr, "MAX_SOLVE_WORK", nr.solve_work(refit) - 1.0)
     reason = nr.nonlinear_refit(eq, data, 0.0)
     assert isinstance(reason, str) and "41 frames x 32 points (8 parameters" in reason
+
+
+def test_a_field_too_large_for_the_stepper_declines_before_any_solve(monkeypatch):
+    """Above the budget at the first resolution the refit declines without solving (a large
+    field would otherwise spend minutes in the stepper's accuracy check)."""
+    from weakpareto.fit import nonlinear_refit as nr
+
+    def no_solve(*args, **kwargs):
+        raise AssertionError("the stepper ran")
+
+    monkeypatch.setattr(nr, "stepper_error", no_solve)
+    monkeypatch.setattr(nr, "MAX_SOLVE_WORK", 1.0)
+    t = np.linspace(0.0, 2.0, 41)
+    x = 2 * np.pi * np.arange(32) / 32
+    u = 0.5 + 0.3 * np.outer(np.exp(-t), np.sin(x))
+    data = NonlinearData(u, t, 2 * np.pi, np.ones_like(u), np.array([0, 1]), noise_sd=1e-2)
+    eq = Equation("sub", 0.6, (Term(1, 1.0, -0.2, family="riesz"),), "riesz")
+    reason = nr.nonlinear_refit(eq, data, 0.0)
+    assert isinstance(reason, str) and "above its budget" in reason

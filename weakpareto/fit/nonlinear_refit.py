@@ -92,11 +92,13 @@ def nonlinear_refit(eq: Equation, data: NonlinearData, tempering: float) -> Nonl
     substeps = SUBSTEPS
     while True:
         refit = NonlinearRefit(model, data, float(eq.alpha), substeps)
+        if solve_work(refit) > MAX_SOLVE_WORK:  # before any solve: the work grows with substeps
+            return _too_costly(refit)
         error = stepper_error(refit, refit.start(orders, coef))
         if not np.isfinite(error):
             return "the weak estimate's solution is not finite"
         if error <= STEPPER_SHARE * data.noise_sd:
-            return refit if solve_work(refit) <= MAX_SOLVE_WORK else _too_costly(refit)
+            return refit
         if 2 * substeps > MAX_SUBSTEPS:
             return (
                 f"the stepper's error ({error:.2g}) at {substeps} steps per frame exceeds "
