@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from weakpareto.library.gram import GramTables, build_banks, evaluate_direct
+from weakpareto.library.gram import GramTables, RowGram, build_banks, evaluate_direct
 from weakpareto.library.weak import weak_library
 from weakpareto.method.search import PatternObjective, train_val_split
 from weakpareto.method.settings import SearchSettings
@@ -61,3 +61,24 @@ def test_bank_nodes_equal_exact_features(system, noisy_fade):
     np.testing.assert_allclose(
         banks.interpolate(idx, w), lib.columns(1, np.array([node]))[0], rtol=1e-12, atol=1e-15
     )
+
+
+@pytest.mark.parametrize("layout", ["C", "F", "strided"])
+def test_row_gram_of_finite_vectors_equals_the_selected_columns_bit_for_bit(layout):
+    """An all-finite array skips the column selection; its Gram table and sums keep the bits
+    the selection gives (a Fortran-ordered copy: BLAS and the row sums follow the layout)."""
+    v = np.random.default_rng(3).standard_normal((4, 1200))
+    if layout == "F":
+        v = np.asfortranarray(v)
+    elif layout == "strided":
+        v = np.random.default_rng(3).standard_normal((4, 2400))[:, ::2]
+    table = RowGram.of(v)
+    selected = v[:, np.ones(v.shape[1], dtype=bool)]
+    assert np.array_equal(table.gram, selected @ selected.T)
+    assert np.array_equal(table.sums, selected.sum(axis=1)) and table.n == v.shape[1]
+    v_nan = v.copy()
+    v_nan[2, 5] = np.nan  # a column with a missing value leaves every row's sums
+    keep = np.ones(v.shape[1], dtype=bool)
+    keep[5] = False
+    dropped, kept = RowGram.of(v_nan), v_nan[:, keep]
+    assert np.array_equal(dropped.gram, kept @ kept.T) and dropped.n == keep.sum()

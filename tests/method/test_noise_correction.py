@@ -211,3 +211,29 @@ def test_the_exact_method_finds_one_equation_whatever_the_time_unit(time_unit_di
     assert [t.order for t in e10.terms] == pytest.approx([t.order for t in e1.terms], abs=1e-5)
     ratio = [b.coef / a.coef for a, b in zip(e1.terms, e10.terms)]
     assert ratio == pytest.approx([10.0**-e1.alpha] * len(ratio), rel=1e-4)
+
+
+@pytest.mark.parametrize("model", ["none", "auto"])
+def test_kept_exact_fits_equal_a_fresh_evaluation_bit_for_bit(rd_discoveries, model, monkeypatch):
+    """A revisited point (the polish's simplex, clipped to its box) returns the kept fit: the
+    same bits as evaluating it again, read-only, and one evaluation per distinct point."""
+    d = rd_discoveries[model]
+    betas = np.array([0.0, 1.65])
+    first = d.exact_fit("sub", 0.9, (0, 0), betas, 1e-6)
+    fresh = d._exact_fit("sub", 0.9, (0, 0), betas, 1e-6)
+    again = d.exact_fit("sub", 0.9, (0, 0), betas.copy(), 1e-6)
+    assert again[0] is first[0] and not first[0].flags.writeable
+    assert np.array_equal(first[0], fresh[0]) and first[1] == fresh[1]
+    other = d.exact_fit("sub", 0.9, (0, 0), betas, 1e-4)  # the ridge is part of the point
+    assert other[0] is not first[0]
+    calls = []
+    evaluate = d._exact_fit
+
+    def counted(*args):
+        calls.append(args)
+        return evaluate(*args)
+
+    monkeypatch.setattr(d, "_exact_fit", counted)
+    for _ in range(3):
+        d.exact_fit("sub", 0.85, (0, 0), betas, 1e-6)
+    assert len(calls) == 1

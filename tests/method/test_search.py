@@ -1,6 +1,8 @@
 """Power patterns, duplicate penalty, anchors and bound handling (paper Sec. 4.2;
 docs/method/search.md)."""
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -40,6 +42,23 @@ def test_anchor_grid_fade():
     big = anchor_points(sub, (0.5, 2.0), (0, 0, 0, 0), 800)
     assert big.shape == (800, 5)  # subsampled without replacement, deterministic
     np.testing.assert_array_equal(big, anchor_points(sub, (0.5, 2.0), (0, 0, 0, 0), 800))
+
+
+@pytest.mark.parametrize("c", [1, 2, 3, 4])
+def test_anchor_grid_is_the_cartesian_product_in_itertools_order(c):
+    """The grid (before its seeded subsample) is ``itertools.product`` of the anchor axes, the
+    last axis fastest, to the bit: the subsample's indices pick the same points."""
+    branches = temporal_branches((0.6, 1.4), 47, 1e-3)
+    for branch in branches:
+        alphas = [] if branch.is_integer else [np.linspace(branch.lo, branch.hi, 5).tolist()]
+        if alphas:
+            alphas[0] = sorted(
+                {*alphas[0], *[v for v in (1.0, 2.0) if branch.lo <= v <= branch.hi]}
+            )
+        betas = sorted({*np.linspace(0.5, 2.0, 6).tolist(), 1.0, 2.0})
+        reference = np.array(list(itertools.product(*alphas, *[betas] * c)), dtype=float)
+        grid = anchor_points(branch, (0.5, 2.0), (0,) * c, 10**6)
+        assert grid.dtype == reference.dtype and np.array_equal(grid, reference)
 
 
 def test_x0_on_bound_is_accepted_by_scipy_rescaling():

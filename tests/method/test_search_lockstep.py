@@ -28,6 +28,8 @@ from weakpareto.method.discovery import Discovery
 from weakpareto.method.lockstep_de import LockstepProblem, lockstep_differential_evolution
 from weakpareto.method.search import (
     SizeObjective,
+    _anchor_grid,
+    _scored_rows,
     _start,
     optimise_size,
     scipy_updating,
@@ -171,6 +173,22 @@ def test_size_objective_equals_each_pattern_objective() -> None:
     single = [objectives[k](x[i : i + 1, : objectives[k].dim])[0] for i, k in enumerate(ids)]
     assert np.array_equal(values, np.array(single))
     assert {o.fractional for o in objectives} == {True, False}
+
+
+def test_all_problems_scored_in_one_call_equal_each_problem_alone() -> None:
+    """The anchors of every problem of a size (and their DE optima) are scored in one call; the
+    values equal each problem's own objective bit for bit, problems without points included."""
+    disc = _discovery("burgers", "deferred")
+    objectives, _ = disc.size_problems(2)
+    grids = [_anchor_grid(o, disc.cfg.beta_range, disc.cfg.search) for o in objectives]
+    grids[1] = grids[1][:0]  # a problem whose anchors the duplicate penalty all ruled out
+    batch = SizeObjective(objectives)
+    scored = _scored_rows(batch, grids)
+    assert [v.shape[0] for v in scored] == [g.shape[0] for g in grids]
+    for o, g, v in zip(objectives, grids, scored):
+        assert np.array_equal(v, o(g) if g.shape[0] else np.zeros(0))
+    assert batch.counts.tolist() == [g.shape[0] for g in grids]
+    assert [v.size for v in _scored_rows(batch, [g[:0] for g in grids])] == [0] * len(grids)
 
 
 def test_optimise_size_rejects_an_unknown_engine() -> None:

@@ -114,7 +114,9 @@ class RowGram:
     def of(cls, vectors: Array) -> RowGram:
         v = np.asarray(vectors, dtype=float)
         finite = np.all(np.isfinite(v), axis=0)
-        v = v[:, finite]
+        # the column selection copies into Fortran order (the order the products and sums below
+        # were made in); an all-finite array gets that order without the selection
+        v = np.asfortranarray(v) if finite.all() else v[:, finite]
         return cls(v @ v.T, v.sum(axis=1), v.shape[1])
 
 

@@ -75,6 +75,11 @@ def max_seed_offset(c_max: int, n_patterns: int, n_branches: int) -> int:
     return search_seed(0, c_max, n_patterns, n_branches - 1)
 
 
+#: Exact fits a :class:`Discovery` keeps: a polish's simplex, clipped to its box, revisits ~10 %
+#: of its ~100 points.
+KEPT_EXACT_FITS = 256
+
+
 class Discovery:
     """One discovery run on one feature source (stateful helper behind :func:`discover`)."""
 
@@ -114,6 +119,7 @@ class Discovery:
         self._refined: dict[Candidate, tuple[Equation, float]] = {}
         #: residual noise share per refined model (noise model on; :meth:`residual_noise`)
         self._noise_floor: dict[Candidate, float] = {}
+        self._exact_fits: dict[tuple[object, ...], tuple[Array, float]] = {}  # oldest first
 
     # -- exact systems (noise-aware scoring: method/noise_correction.py) ----------------------
     def _system_tables(
@@ -130,7 +136,22 @@ class Discovery:
         self, mode: Mode, alpha: float, powers: tuple[int, ...], betas: Array, ridge: float
     ) -> tuple[Array, float]:
         """Coefficients and all-row relative residual at exact orders (paper Eq. 22, E_fit);
-        with a noise model both come from the noise-corrected Gram matrix."""
+        with a noise model both come from the noise-corrected Gram matrix. The latest
+        :data:`KEPT_EXACT_FITS` are kept (a pure function of its arguments: the same bits)."""
+        betas = np.asarray(betas, dtype=float)
+        key = (mode, float(alpha), tuple(powers), betas.tobytes(), float(ridge))
+        if (kept := self._exact_fits.pop(key, None)) is not None:
+            self._exact_fits[key] = kept  # now the latest
+            return kept
+        kept = self._exact_fits[key] = self._exact_fit(mode, alpha, powers, betas, ridge)
+        kept[0].flags.writeable = False
+        if len(self._exact_fits) > KEPT_EXACT_FITS:
+            del self._exact_fits[next(iter(self._exact_fits))]
+        return kept
+
+    def _exact_fit(
+        self, mode: Mode, alpha: float, powers: tuple[int, ...], betas: Array, ridge: float
+    ) -> tuple[Array, float]:
         y, x = exact_system(self.source, mode, alpha, powers, betas)
         if self.noise is None:
             coef = fit_rows(y, x, ridge)

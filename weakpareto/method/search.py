@@ -237,7 +237,9 @@ def anchor_points(
     b_lo, b_hi = beta_range
     betas = _dedup(list(np.linspace(b_lo, b_hi, 6)) + [v for v in (1.0, 2.0) if b_lo <= v <= b_hi])
     axes = ([alphas] if alphas is not None else []) + [betas] * c
-    grid = np.array(list(itertools.product(*axes)), dtype=float)
+    # itertools.product's order (the last axis fastest), built by numpy
+    mesh = np.meshgrid(*[np.asarray(a, dtype=float) for a in axes], indexing="ij")
+    grid = np.stack(mesh, axis=-1).reshape(-1, len(axes))
     if grid.shape[0] > max_anchors:
         rng = np.random.default_rng(4242 + 37 * c + sum(powers))
         keep = np.sort(rng.choice(grid.shape[0], size=max_anchors, replace=False))
@@ -276,30 +278,46 @@ def _inside_bounds(x0: Array, bounds: list[tuple[float, float]]) -> Array:
     return x
 
 
-def _start(
+def _anchor_grid(
     objective: PatternObjective, beta_range: tuple[float, float], settings: SearchSettings
+) -> Array:
+    """The anchors a problem's DE may start from (none without ``settings.anchors``): the
+    truth-agnostic grid without proposals the duplicate penalty rules out."""
+    if not settings.anchors:
+        return np.zeros((0, objective.dim))
+    powers = objective.powers
+    grid = anchor_points(objective.branch, beta_range, powers, settings.max_anchors)
+    _, b = objective.split(grid)
+    return grid[duplicate_penalty(powers, b, 1.0, settings.dup_gap) <= 0.0]
+
+
+def _start_from(
+    objective: PatternObjective, beta_range: tuple[float, float], grid: Array, vals: Array
 ) -> tuple[list[tuple[float, float]], Array, float]:
-    """DE bounds, the start point ``x0`` (best truth-agnostic anchor) and its objective value."""
+    """DE bounds, the start point ``x0`` (the best anchor of ``grid``, scored ``vals``; the
+    middle of the box without anchors) and its objective value."""
     br, powers = objective.branch, objective.powers
     beta_bounds = cast(tuple[float, float], tuple(beta_range))
     bounds = ([(br.lo, br.hi)] if objective.fractional else []) + [beta_bounds] * len(powers)
-    x0 = None
-    anchor_val = np.inf
-    if settings.anchors:
-        grid = anchor_points(br, beta_range, powers, settings.max_anchors)
-        _, b = objective.split(grid)
-        ok = duplicate_penalty(powers, b, 1.0, settings.dup_gap) <= 0.0
-        grid = grid[ok]
-        if grid.shape[0]:
-            vals = objective(grid)
-            k = int(np.argmin(vals))
-            x0, anchor_val = grid[k], float(vals[k])
-    if x0 is None:
+    if grid.shape[0]:
+        k = int(np.argmin(vals))
+        x0, anchor_val = grid[k], float(vals[k])
+    else:
         mid_b = 0.5 * (beta_range[0] + beta_range[1])
         x0 = np.array(
             ([0.5 * (br.lo + br.hi)] if objective.fractional else []) + [mid_b] * len(powers)
         )
+        anchor_val = np.inf
     return bounds, _inside_bounds(np.asarray(x0, dtype=float), bounds), anchor_val
+
+
+def _start(
+    objective: PatternObjective, beta_range: tuple[float, float], settings: SearchSettings
+) -> tuple[list[tuple[float, float]], Array, float]:
+    """DE bounds, the start point ``x0`` (best truth-agnostic anchor) and its objective value."""
+    grid = _anchor_grid(objective, beta_range, settings)
+    vals = objective(grid) if grid.shape[0] else np.zeros(0)
+    return _start_from(objective, beta_range, grid, vals)
 
 
 def _finish(
@@ -310,11 +328,19 @@ def _finish(
     anchor_val: float,
 ) -> Candidate:
     """The DE optimum ``x`` (clipped to the bounds) unless the start anchor scores better."""
-    best_x = np.clip(x, [b[0] for b in bounds], [b[1] for b in bounds])
-    de_val = float(objective(best_x[None])[0])
-    if not de_val < anchor_val:
-        best_x = x0
-    return objective.candidate(best_x)
+    best_x = _clipped(bounds, x)
+    return _finish_with(objective, best_x, float(objective(best_x[None])[0]), x0, anchor_val)
+
+
+def _clipped(bounds: list[tuple[float, float]], x: Array) -> Array:
+    return np.clip(x, [b[0] for b in bounds], [b[1] for b in bounds])
+
+
+def _finish_with(
+    objective: PatternObjective, best_x: Array, de_val: float, x0: Array, anchor_val: float
+) -> Candidate:
+    """:func:`_finish` given the clipped optimum's objective value ``de_val``."""
+    return objective.candidate(best_x if de_val < anchor_val else x0)
 
 
 def optimise_pattern_branch(
@@ -426,7 +452,10 @@ def optimise_size(
         return [
             optimise_pattern_branch(o, beta_range, sd, settings) for o, sd in zip(objectives, seeds)
         ]
-    starts = [_start(o, beta_range, settings) for o in objectives]
+    batch = SizeObjective(objectives)
+    grids = [_anchor_grid(o, beta_range, settings) for o in objectives]
+    vals = _scored_rows(batch, grids)  # every problem's anchors in one evaluation
+    starts = [_start_from(o, beta_range, g, v) for o, g, v in zip(objectives, grids, vals)]
     problems = [
         LockstepProblem(
             bounds=bounds,
@@ -438,11 +467,29 @@ def optimise_size(
         )
         for (bounds, x0, _), sd in zip(starts, seeds)
     ]
-    batch = SizeObjective(objectives)
     results = lockstep_differential_evolution(problems, batch, scipy_updating(settings))
+    best = [_clipped(bounds, r.x) for (bounds, _, _), r in zip(starts, results)]
+    de_vals = _scored_rows(batch, [b[None] for b in best])  # every optimum in one evaluation
     for o, n in zip(objectives, batch.counts.tolist()):
         o.n_evals += n
     return [
-        _finish(o, bounds, r.x, x0, anchor_val)
-        for o, (bounds, x0, anchor_val), r in zip(objectives, starts, results)
+        _finish_with(o, b, float(v[0]), x0, anchor_val)
+        for o, b, v, (_, x0, anchor_val) in zip(objectives, best, de_vals, starts)
     ]
+
+
+def _scored_rows(batch: SizeObjective, points: list[Array]) -> list[Array]:
+    """``[objectives[k](points[k]) for k]`` in one call of ``batch`` (the same bits: the
+    evaluation is elementwise in its rows), rows padded to the widest problem."""
+    sizes = [p.shape[0] for p in points]
+    if not sum(sizes):
+        return [np.zeros(0) for _ in points]
+    width = max(p.shape[1] for p in points)
+    x = np.full((sum(sizes), width), np.nan)
+    start = 0
+    for p in points:
+        x[start : start + p.shape[0], : p.shape[1]] = p
+        start += p.shape[0]
+    ids = np.repeat(np.arange(len(points), dtype=np.intp), sizes)
+    scored = batch(ids, x)
+    return np.split(scored, np.cumsum(sizes)[:-1])
