@@ -111,9 +111,17 @@ def _fake_time_one(overrides: list[str], seed: int = 0, memory: bool = False) ->
     return out
 
 
+def _fake_machine(monkeypatch) -> None:
+    """2 us per objective evaluation, a 0.25 s reference workload, load 0.5."""
+    monkeypatch.setattr(bench, "objective_cost", lambda overrides: 2e-6)
+    monkeypatch.setattr(bench, "reference_seconds", lambda: 0.25)
+    monkeypatch.setattr(bench, "load_average", lambda: 0.5)
+
+
 def test_bench_compares_with_the_csv_per_seed_timings(tmp_path, monkeypatch, capsys):
     CALLS.clear()
     monkeypatch.setattr(bench, "time_one", _fake_time_one)
+    _fake_machine(monkeypatch)
     tables = bench.run_bench(tmp_path / "b", ["fade", "rd_space"], 2, False, [])
     out = capsys.readouterr().out
     assert "seeds 1-3: 0.96 s/seed vs published 13.0 s per extra seed -> 13.5x" in out
@@ -142,15 +150,32 @@ def test_bench_compares_with_the_csv_per_seed_timings(tmp_path, monkeypatch, cap
     exact = stages.loc["fade (paper-exact)"]
     assert exact["de_updating"] == "immediate" and exact["speedup"] == pytest.approx(13.0 / 1.2)
     assert stages.loc["fade (strong)", "de_popsize"] == 7
+    # the search against its floor: 100 evaluations at 2 us = 0.2 ms; FADE's search 0.80 s
+    assert stages.loc["fade", "floor_s"] == pytest.approx(100 * 2e-6)
+    assert stages.loc["fade", "search_over_floor"] == pytest.approx(0.80 / 2e-4)
+    assert stages.loc["fade", "eval_us"] == pytest.approx(2.0)
+    assert stages.loc["fade", "load_1m"] == 0.5
+    assert "search 4000.0x its floor (100 evaluations at 2.00 us); load 0.50" in out
     machine = json.loads((tmp_path / "b" / "machine.json").read_text())
     assert machine["cpu_count"] and machine["numpy"]
+    assert (machine["reference_s"], machine["load_1m"]) == (0.25, 0.5)
     assert sorted(p.name for p in (tmp_path / "b").iterdir()) == ["machine.json", "stages.csv"]
 
 
 def test_benchmark_without_published_timing_says_so(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(bench, "time_one", _fake_time_one)
+    _fake_machine(monkeypatch)
     monkeypatch.setattr(bench, "published_per_seed", lambda: {})
     bench.run_bench(tmp_path, ["fade"], 1, False, [])
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("fade ") and lines[0].endswith("no published timing")
     assert pd.isna(pd.read_csv(tmp_path / "stages.csv")["speedup"][0])
+
+
+def test_reference_workload_and_load_are_measured():
+    """The reference workload runs SciPy's DE to its generation limit (a time, never asserted
+    beyond being one); the load average is the system's own."""
+    import os
+
+    assert 0.0 < bench.reference_seconds(repeats=1) < 60.0
+    assert bench.load_average() == pytest.approx(os.getloadavg()[0], abs=2.0)

@@ -394,3 +394,32 @@ def benchmark(
 if __name__ == "__main__":
     print("quadratic:", benchmark())
     print("ridge:", benchmark(objective=ridge))
+
+
+def test_convergence_of_many_problems_at_once_is_each_problem_alone() -> None:
+    """The test after a generation runs on blocks of problems of one population size; each
+    verdict is SciPy's rule on that problem's own energies (infinite or NaN: not converged)."""
+    from weakpareto.method.lockstep_de import _Lockstep, _prepare
+
+    rng = np.random.default_rng(11)
+    problems = [
+        LockstepProblem(bounds=[(-1.0, 1.0)] * int(d), seed=k, tol=float(tol), atol=float(atol))
+        for k, (d, tol, atol) in enumerate(
+            zip(rng.integers(1, 5, 60), rng.choice([0.0, 1e-3, 0.01, 0.5], 60), [0.0, 1e-6] * 30)
+        )
+    ]
+    state = _Lockstep([_prepare(p) for p in problems], lambda ids, x: np.zeros(ids.size))
+    for k, size in enumerate(state.sizes.tolist()):
+        scale = 10.0 ** rng.uniform(-9, 1)
+        state.energies[k, :size] = 3.0 + scale * rng.standard_normal(size)
+        if k % 7 == 0:
+            state.energies[k, rng.integers(size)] = np.inf
+        if k % 11 == 0:
+            state.energies[k, rng.integers(size)] = np.nan
+    ids = np.arange(len(problems), dtype=np.intp)
+    verdicts = state._converged(ids)
+    for k, p in enumerate(problems):
+        e = state.energies[k, : state.sizes[k]]
+        alone = not np.isinf(e).any() and bool(np.std(e) <= p.atol + p.tol * np.abs(np.mean(e)))
+        assert verdicts[k] == alone
+    assert 0 < verdicts.sum() < len(problems)

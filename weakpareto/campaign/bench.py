@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import scipy
+from scipy.optimize import differential_evolution
 from threadpoolctl import threadpool_info, threadpool_limits
 
 from weakpareto.benchmarks.generators import generate
@@ -191,6 +192,38 @@ def objective_cost(overrides: list[str], n: int = 2000, seed: int = 0) -> float:
     return (time.perf_counter() - t0) / (5 * n)
 
 
+def load_average() -> float:
+    """The 1-minute load average (runnable processes; NaN where the system has none): a
+    figure measured above ~1 on this 2-core machine shared its cores with something else."""
+    try:
+        return float(os.getloadavg()[0])
+    except OSError:
+        return float("nan")
+
+
+def reference_seconds(repeats: int = 3) -> float:
+    """Median seconds of a fixed workload of the published implementation's kind: SciPy's DE,
+    immediate updating, 150 generations of 60 trials (no early stop) on a 4-parameter ridge
+    misfit (a small solve per trial). Timed in the same run as the bench, it says how fast the
+    machine was: two benches' times compare after dividing each by its own reference."""
+    rng = np.random.default_rng(0)
+    design = rng.standard_normal((200, 4))
+    target = design @ np.array([1.0, -0.5, 0.25, 2.0]) + 0.1 * rng.standard_normal(200)
+
+    def misfit(p: np.ndarray) -> float:
+        coef = np.linalg.solve(design.T @ design + np.diag(p * p), design.T @ target)
+        return float(np.linalg.norm(design @ coef - target))
+
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        differential_evolution(
+            misfit, [(-1.0, 1.0)] * 4, seed=0, maxiter=150, tol=0.0, polish=False
+        )
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
 def machine_info() -> dict[str, Any]:
     return {
         "platform": platform.platform(),
@@ -217,6 +250,7 @@ def _stage_row(
 ) -> dict[str, Any]:
     """Median stage times of one benchmark in one optimiser mode, and the published ratio."""
     ov = [f"benchmark={name}", "noise=0.1", *extra]
+    load_before = load_average()
     runs = [time_one(ov) for _ in range(repeats)]
     mem = time_one(ov, memory=True)["peak_mb"]
     row: dict[str, Any] = {"benchmark": name + suffix, "repeats": repeats}
@@ -224,10 +258,15 @@ def _stage_row(
     for k in ("data_s", "banks_s", "search_s", "refine_s", "total_s"):
         row[k] = statistics.median(r[k] for r in runs)
     ours, speedup, versus = versus_published(ov, pub)
+    eval_s = objective_cost(ov)
     row.update(
         peak_mb=mem,
         n_rows=runs[0]["n_rows"],
         n_evals=runs[0]["n_evals"],
+        eval_us=1e6 * eval_s,
+        floor_s=runs[0]["n_evals"] * eval_s,
+        search_over_floor=row["search_s"] / (runs[0]["n_evals"] * eval_s),
+        load_1m=max(load_before, load_average()),
         operator_ok=runs[0]["operator_ok"],
         equation=runs[0]["equation"],
         ours_per_extra_seed_s=ours,
@@ -237,7 +276,9 @@ def _stage_row(
     print(
         f"{name + suffix:<26} total {row['total_s']:.2f} s (data {row['data_s']:.2f}, banks "
         f"{row['banks_s']:.2f}, search {row['search_s']:.2f}, refine "
-        f"{row['refine_s']:.2f}); peak {mem:.0f} MB; {versus}"
+        f"{row['refine_s']:.2f}); peak {mem:.0f} MB; search {row['search_over_floor']:.1f}x its "
+        f"floor ({row['n_evals']} evaluations at {row['eval_us']:.2f} us); load "
+        f"{row['load_1m']:.2f}; {versus}"
     )
     return row
 
@@ -386,7 +427,13 @@ def run_bench(
     if large:
         tables["large_fields"] = large_field_rows(list(large), large_method, repeats)
         write_large_fields(out_dir, tables["large_fields"])
-    write_json_atomic(out_dir / "machine.json", machine_info(), make_parents=True)
+    with threadpool_limits(1):
+        speed = {"reference_s": reference_seconds(), "load_1m": load_average()}
+    print(
+        f"machine: reference workload {speed['reference_s']:.3f} s (SciPy DE, immediate), "
+        f"load {speed['load_1m']:.2f}"
+    )
+    write_json_atomic(out_dir / "machine.json", {**machine_info(), **speed}, make_parents=True)
     return tables
 
 

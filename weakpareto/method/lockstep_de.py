@@ -237,13 +237,6 @@ def _first_two_others(head: IntArray) -> tuple[IntArray, IntArray]:
     return r0, r1
 
 
-def _converged(energies: FloatArray, tol: float, atol: float) -> bool:
-    """SciPy's test, on the problem's own 1-D energy vector (same summation order)."""
-    if np.any(np.isinf(energies)):
-        return False
-    return bool(np.std(energies) <= atol + tol * np.abs(np.mean(energies)))
-
-
 class _Lockstep:
     """The state of all problems on padded arrays: ``(P, S_max, N_max)`` unit populations."""
 
@@ -419,13 +412,32 @@ class _Lockstep:
     def _end_generations(self, ended: IntArray, active: IntArray) -> IntArray:
         """SciPy's test after a generation of each ``ended`` problem (converged, or ``maxiter``
         generations run); returns the ``active`` problems still running."""
-        for k in ended.tolist():
-            p = self.prepared[k]
-            if _converged(self.energies[k, : self.sizes[k]], p.tol, p.atol):
+        converged = self._converged(ended)
+        for k, done in zip(ended.tolist(), converged.tolist()):
+            if done:
                 self.finish(k, success=True)
-            elif self.nit[k] >= p.maxiter:
+            elif self.nit[k] >= self.prepared[k].maxiter:
                 self.finish(k, success=False)
         return np.array([k for k in active.tolist() if k not in self.results], dtype=np.intp)
+
+    def _converged(self, ids: IntArray) -> BoolArray:
+        """SciPy's convergence test after a generation, on each problem's own energies: not
+        converged while any is infinite, else ``std <= atol + tol |mean|``. The problems of one
+        population size are tested together: ``np.std``/``np.mean`` along the rows of a C-ordered
+        block give each row the bits they give the row alone (the same pairwise sums)."""
+        out = np.zeros(ids.size, dtype=bool)
+        sizes = self.sizes[ids]
+        for size in np.unique(sizes).tolist():
+            rows = np.flatnonzero(sizes == size)
+            ks = ids[rows]
+            energies = np.ascontiguousarray(self.energies[ks, :size])
+            tol = np.array([self.prepared[k].tol for k in ks.tolist()])
+            atol = np.array([self.prepared[k].atol for k in ks.tolist()])
+            with np.errstate(invalid="ignore"):  # rows with +inf are not converged (below)
+                spread = np.std(energies, axis=1)
+                level = atol + tol * np.abs(np.mean(energies, axis=1))
+            out[rows] = ~np.isinf(energies).any(axis=1) & (spread <= level)
+        return out
 
     def finish(self, k: int, *, success: bool) -> None:
         size, dim = int(self.sizes[k]), int(self.dims[k])
