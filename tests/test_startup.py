@@ -106,17 +106,23 @@ def test_discover_without_plot_or_report_imports_no_report_machinery(tmp_path):
 
 def test_one_seed_run_composes_its_config_once_without_hydra_main(tmp_path):
     """One composition: the job's config (the schema's reference config, composed from the group
-    choices alone, comes from the cache; without it that is a second one). Before, Hydra's run
-    mode composed the job's config twice more."""
+    choices alone, comes from the cache; without it that is a second one), none once the job's
+    config is in the cache too, and then Hydra is not even imported. Hydra's run mode would
+    compose the job's config twice more."""
     argv = ["run", "benchmark=fade", "noise=0.1", "seeds=1", f"results_dir={tmp_path / 'runs'}"]
     cache = str(tmp_path / "cache")
     one_seed_run = run_wp([*argv, "progress=false", *TINY], tmp_path, cache)  # fills the cache
     assert one_seed_run["code"] == 0 and one_seed_run["composed"] == 2
-    one_seed_run = run_wp([*argv, "progress=false", "overwrite=true", *TINY], tmp_path, cache)
+    again = [*argv, "progress=false", "overwrite=true", *TINY]
+    one_seed_run = run_wp(again, tmp_path, cache)
     assert one_seed_run["code"] == 0
     assert one_seed_run["composed"] == 1
     assert loaded(one_seed_run, NEVER) == []
     assert loaded(one_seed_run, (*NOT_FOR_ONE_COMMAND, "weakpareto.campaign.status")) == []
+    assert run_wp(again, tmp_path, cache)["composed"] == 0
+    body = f"from weakpareto.cli import main\nmain({again!r})"
+    warm = probe(body, tmp_path, cache=cache)  # no counting hook: it imports Hydra itself
+    assert loaded(warm, ("hydra",)) == []
 
 
 def test_status_and_generate_import_no_optimiser_sweep_or_stats_modules(tmp_path):

@@ -69,6 +69,54 @@ def test_any_conf_edit_is_another_key(tmp_path, monkeypatch):
     assert compose._reference_key(("benchmark=fade",)) != key
 
 
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        ["benchmark=fade", "noise=0.1"],
+        ["benchmark=burgers", "method=weak_pareto_robust", "search.maxiter=3"],
+        ["+experiment=ksens", "benchmark=fade"],
+        ["benchmark=twod_a", "seeds=3"],
+    ],
+)
+def test_a_cached_config_is_the_composed_one_without_hydra(cache_dir, overrides, monkeypatch):
+    """Composed once and stored; read back equal to the composition, in struct mode as Hydra
+    returns it (an unknown key still raises), without composing again."""
+    composed = compose.compose_config(overrides)
+    assert (cache_dir / compose.CONFIG_CACHE).is_file()
+
+    def no_compose(*a, **k):
+        raise AssertionError("a cached config is not composed again")
+
+    monkeypatch.setattr(compose, "_compose", no_compose)
+    warm = compose.compose_config(overrides)
+    assert warm == composed and _plain(warm) == _plain(composed)
+    assert OmegaConf.is_struct(warm) and OmegaConf.is_struct(composed)
+    with pytest.raises(Exception, match="nosuchkey"):
+        warm.nosuchkey = 1
+
+
+def test_an_interpolated_override_is_never_cached(cache_dir, monkeypatch):
+    """``${...}`` in an override may read the environment or the clock: composed every time."""
+    overrides = ["benchmark=fade", "results_dir=${oc.env:WP_TEST_DIR}"]
+    monkeypatch.setenv("WP_TEST_DIR", "/tmp/a")
+    assert compose._config_key(overrides) is None
+    assert compose.compose_config(overrides).results_dir == "/tmp/a"
+    monkeypatch.setenv("WP_TEST_DIR", "/tmp/b")
+    assert compose.compose_config(overrides).results_dir == "/tmp/b"
+
+
+def test_any_conf_edit_is_another_config_key(tmp_path, monkeypatch):
+    conf = tmp_path / "conf"
+    shutil.copytree(compose.config_dir(), conf, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(compose, "config_dir", lambda: conf)
+    key = compose._config_key(["benchmark=fade", "noise=0.1"])
+    assert key and key != compose._config_key(["benchmark=fade", "noise=0.2"])
+    assert key != compose._config_key(["noise=0.1", "benchmark=fade"])  # Hydra's order matters
+    yaml = conf / "search" / "paper.yaml"
+    yaml.write_text(yaml.read_text() + "\n# a comment\n")
+    assert compose._config_key(["benchmark=fade", "noise=0.1"]) != key
+
+
 def test_cache_off_and_broken_cache_are_no_cache(tmp_path, monkeypatch):
     monkeypatch.setenv(cache.CACHE_ENV, "off")
     assert cache.cache_dir() is None

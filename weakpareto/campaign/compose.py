@@ -17,14 +17,10 @@ import itertools
 import json
 import re
 from collections.abc import Sequence
+from importlib.util import find_spec
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from hydra import __version__ as hydra_version
-from hydra import compose, initialize_config_module
-from hydra.core.global_hydra import GlobalHydra
-from hydra.core.override_parser.overrides_parser import OverridesParser
-from hydra.core.override_parser.types import Override
 from omegaconf import DictConfig, OmegaConf
 from omegaconf import __version__ as omegaconf_version
 
@@ -38,6 +34,9 @@ from weakpareto.campaign.config import (
 from weakpareto.campaign.paths import writable_dir
 from weakpareto.campaign.schema import check_config, check_seed_range, unknown_key
 from weakpareto.errors import UserInputError
+
+if TYPE_CHECKING:
+    from hydra.core.override_parser.types import Override
 
 #: Config groups of the primary config (``conf/<group>/*.yaml``).
 GROUPS = ("benchmark", "noise_law", "method", "search", "selection", "experiment")
@@ -66,6 +65,8 @@ def _friendly_compose_error(err: Exception) -> str:
 
 def parse_overrides(overrides: Sequence[str]) -> list[Override]:
     """Hydra's parse of ``overrides``; a bad one is named in a one-line UserInputError."""
+    from hydra.core.override_parser.overrides_parser import OverridesParser  # Hydra: 0.1 s
+
     parser = OverridesParser.create()
     parsed = []
     for o in overrides:
@@ -80,8 +81,55 @@ def parse_overrides(overrides: Sequence[str]) -> list[Override]:
     return parsed
 
 
+#: :func:`compose_config`'s file in the cache directory (:mod:`weakpareto.campaign.cache`).
+CONFIG_CACHE = "composed_configs.json"
+
+
+def _hydra_files() -> list[tuple[str, Path]]:
+    """The file that states the installed Hydra's version (read, not imported)."""
+    spec = find_spec("hydra")
+    origin = spec.origin if spec is not None else None
+    return [("hydra/__init__.py", Path(origin))] if origin else []
+
+
+def _config_key(overrides: Sequence[str]) -> str | None:
+    """sha256 over ``overrides``, OmegaConf's and Hydra's versions and every file of the
+    installed ``conf/``; None where the composed config might not be a function of those alone
+    (an interpolation in an override may read the environment or the clock)."""
+    root = config_dir()
+    if not isinstance(root, Path) or any("${" in o for o in overrides):
+        return None
+    files = sorted(p for p in root.rglob("*.yaml") if "__pycache__" not in p.parts)
+    header = json.dumps(["compose", list(overrides), omegaconf_version])
+    named = [(p.relative_to(root).as_posix(), p) for p in files]
+    return cache.files_key(header, [*named, *_hydra_files()])
+
+
 def compose_config(overrides: Sequence[str]) -> DictConfig:
-    """Compose and resolve the primary config with ``overrides``; UserInputError on failure."""
+    """Compose and resolve the primary config with ``overrides``; UserInputError on failure.
+
+    A pure function of ``conf/``, the overrides and the versions that compose them (no resolver
+    of ``conf/`` outside ``hydra:`` reads the clock or the environment), so it is cached
+    (:mod:`weakpareto.campaign.cache`) under their sha256 (:func:`_config_key`): a command
+    whose config was composed before starts without Hydra. Stored as JSON, which holds its plain
+    values exactly, and read back in struct mode, as Hydra returns it."""
+    key = _config_key(overrides)
+    cached = cache.lookup(CONFIG_CACHE, key) if key else None
+    if isinstance(cached, dict):
+        cfg = OmegaConf.create(cached)
+        OmegaConf.set_struct(cfg, True)
+        return cfg
+    cfg = _compose(overrides)
+    data = OmegaConf.to_container(cfg, resolve=True)
+    if key and json.loads(json.dumps(data)) == data:  # JSON holds it exactly (no int keys ...)
+        cache.store(CONFIG_CACHE, key, data)
+    return cfg
+
+
+def _compose(overrides: Sequence[str]) -> DictConfig:
+    from hydra import compose, initialize_config_module  # Hydra: 0.1 s, on a cache miss only
+    from hydra.core.global_hydra import GlobalHydra
+
     parse_overrides(overrides)
     GlobalHydra.instance().clear()
     try:
@@ -143,8 +191,9 @@ def _reference_key(choices: tuple[str, ...]) -> str | None:
     if not isinstance(root, Path):
         return None
     files = sorted(p for p in root.rglob("*.yaml") if "__pycache__" not in p.parts)
-    header = json.dumps([list(choices), hydra_version, omegaconf_version])
-    return cache.files_key(header, ((p.relative_to(root).as_posix(), p) for p in files))
+    header = json.dumps([list(choices), omegaconf_version])
+    named = [(p.relative_to(root).as_posix(), p) for p in files]
+    return cache.files_key(header, [*named, *_hydra_files()])
 
 
 @functools.lru_cache(maxsize=32)

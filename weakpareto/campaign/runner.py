@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-import hydra
 import numpy as np
 from omegaconf import DictConfig, OmegaConf
 from threadpoolctl import threadpool_limits
@@ -553,14 +552,15 @@ def run_job(cfg: DictConfig) -> None:
         raise SystemExit(141) from None  # 128 + SIGPIPE, as for any program in a pipe
 
 
-@hydra.main(version_base="1.3", config_path="pkg://weakpareto.conf", config_name="config")
-def _hydra_task(cfg: DictConfig) -> None:
-    run_job(cfg)
-
-
 def hydra_run_entry() -> None:
     """Entry point of ``wp run`` when Hydra runs the jobs (``-m`` sweeps, ``hydra`` overrides),
     after validation (sys.argv holds the overrides)."""
+    import hydra  # this path only: a single run composes (or reads) its config without Hydra
+
+    @hydra.main(version_base="1.3", config_path="pkg://weakpareto.conf", config_name="config")
+    def _hydra_task(cfg: DictConfig) -> None:
+        run_job(cfg)
+
     _hydra_task()
 
 
