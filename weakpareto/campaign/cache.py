@@ -1,8 +1,9 @@
 """A small on-disk cache of values that are pure functions of files, keyed by those files' bytes.
 
 Two start-up costs of every ``wp run`` / ``wp status`` are such functions: the code hash
-(:func:`weakpareto.campaign.provenance.code_hash`, parsing ~60 modules) and the schema's
-reference config (:func:`weakpareto.campaign.compose.reference_config`, one Hydra composition).
+(:func:`weakpareto.campaign.provenance.code_hash`, parsing ~60 modules) and the composed configs
+(:func:`weakpareto.campaign.compose.compose_config`: the job's and the schema's reference, a
+Hydra composition each, and Hydra's import).
 Each is stored under a sha256 of everything it depends on (the files' raw bytes, the versions
 that read them), so a stored value is always the value that would be computed: an edit of any
 of those files is another key. The cache lives in ``$WEAKPARETO_CACHE_DIR`` (``""`` or ``off``:

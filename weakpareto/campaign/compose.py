@@ -180,39 +180,12 @@ def group_choices(overrides: Sequence[str]) -> tuple[str, ...]:
     return tuple(o for o in overrides if _override_key(o) in GROUPS)
 
 
-#: :func:`reference_config`'s file in the cache directory (:mod:`weakpareto.campaign.cache`).
-REFERENCE_CACHE = "reference_configs.json"
-
-
-def _reference_key(choices: tuple[str, ...]) -> str | None:
-    """sha256 over the group ``choices``, Hydra's and OmegaConf's versions and every file of the
-    installed ``conf/`` (None when ``conf/`` is not a directory, e.g. in a zip)."""
-    root = config_dir()
-    if not isinstance(root, Path):
-        return None
-    files = sorted(p for p in root.rglob("*.yaml") if "__pycache__" not in p.parts)
-    header = json.dumps([list(choices), omegaconf_version])
-    named = [(p.relative_to(root).as_posix(), p) for p in files]
-    return cache.files_key(header, [*named, *_hydra_files()])
-
-
 @functools.lru_cache(maxsize=32)
 def reference_config(choices: tuple[str, ...]) -> DictConfig:
-    """The config of the group ``choices`` alone: every key and default a job may have.
-
-    A pure function of ``conf/`` (no resolver of the reference reads the clock or the
-    environment), so it is cached (:mod:`weakpareto.campaign.cache`) under the sha256 of the
-    files and the versions that compose it (:func:`_reference_key`): ``wp run`` and ``wp status``
-    then compose only the job's config. Stored as JSON, which holds its plain values exactly."""
-    key = _reference_key(choices)
-    cached = cache.lookup(REFERENCE_CACHE, key) if key else None
-    if isinstance(cached, dict):
-        return OmegaConf.create(cached)
-    ref = compose_config(choices)
-    data = OmegaConf.to_container(ref, resolve=True)
-    if key and json.loads(json.dumps(data)) == data:  # JSON holds it exactly (no int keys ...)
-        cache.store(REFERENCE_CACHE, key, data)
-    return ref
+    """The config of the group ``choices`` alone: every key and default a job may have (a
+    composition like any other, so read from the cache once composed: ``wp run`` and
+    ``wp status`` then compose only the job's config, or nothing)."""
+    return compose_config(choices)
 
 
 def compose_checked(overrides: Sequence[str]) -> DictConfig:
