@@ -112,10 +112,12 @@ def _fake_time_one(overrides: list[str], seed: int = 0, memory: bool = False) ->
 
 
 def _fake_machine(monkeypatch) -> None:
-    """2 us per objective evaluation, a 0.25 s reference workload, load 0.5."""
+    """2 us per objective evaluation, a 0.25 s reference workload, load average 0.5, other
+    processes on 30 % of the cores."""
     monkeypatch.setattr(bench, "objective_cost", lambda overrides: 2e-6)
     monkeypatch.setattr(bench, "reference_seconds", lambda: 0.25)
     monkeypatch.setattr(bench, "load_average", lambda: 0.5)
+    monkeypatch.setattr(bench.OtherLoad, "share", lambda self: 0.3)
 
 
 def test_bench_compares_with_the_csv_per_seed_timings(tmp_path, monkeypatch, capsys):
@@ -154,11 +156,11 @@ def test_bench_compares_with_the_csv_per_seed_timings(tmp_path, monkeypatch, cap
     assert stages.loc["fade", "floor_s"] == pytest.approx(100 * 2e-6)
     assert stages.loc["fade", "search_over_floor"] == pytest.approx(0.80 / 2e-4)
     assert stages.loc["fade", "eval_us"] == pytest.approx(2.0)
-    assert stages.loc["fade", "load_1m"] == 0.5
-    assert "search 4000.0x its floor (100 evaluations at 2.00 us); load 0.50" in out
+    assert stages.loc["fade", "other_cpu"] == 0.3
+    assert "search 4000.0x its floor (100 evaluations at 2.00 us); other processes 30 %" in out
     machine = json.loads((tmp_path / "b" / "machine.json").read_text())
     assert machine["cpu_count"] and machine["numpy"]
-    assert (machine["reference_s"], machine["load_1m"]) == (0.25, 0.5)
+    assert (machine["reference_s"], machine["load_1m"], machine["other_cpu"]) == (0.25, 0.5, 0.3)
     assert sorted(p.name for p in (tmp_path / "b").iterdir()) == ["machine.json", "stages.csv"]
 
 
@@ -179,3 +181,32 @@ def test_reference_workload_and_load_are_measured():
 
     assert 0.0 < bench.reference_seconds(repeats=1) < 60.0
     assert bench.load_average() == pytest.approx(os.getloadavg()[0], abs=2.0)
+
+
+def test_other_processes_share_counts_a_busy_core_and_not_our_own_work():
+    """A process spinning on one core beside a sleeping bench is about half of a 2-core
+    machine (1/cores in general); the bench's own computing is not counted. On a machine
+    already busy with other work the share cannot tell the two apart: skipped there."""
+    import os
+    import subprocess
+    import time
+
+    if not os.path.exists("/proc/stat"):
+        pytest.skip("no /proc/stat here")
+    cores = os.cpu_count() or 1
+    quiet = bench.OtherLoad.start()
+    time.sleep(0.5)
+    if (background := quiet.share()) > 0.1:
+        pytest.skip(f"other processes use {background:.0%} of the cores")
+    own = bench.OtherLoad.start()
+    sum(i * i for i in range(2_000_000))
+    assert own.share() < background + 0.3 / cores
+    spinner = subprocess.Popen(["sh", "-c", "while :; do :; done"])
+    try:
+        time.sleep(0.2)
+        busy = bench.OtherLoad.start()
+        time.sleep(1.0)
+        share = busy.share()
+    finally:
+        spinner.kill()
+    assert 0.6 / cores < share <= 1.0

@@ -19,6 +19,7 @@ from __future__ import annotations
 import csv
 import os
 import platform
+import resource
 import statistics
 import time
 import tracemalloc
@@ -192,6 +193,45 @@ def objective_cost(overrides: list[str], n: int = 2000, seed: int = 0) -> float:
     return (time.perf_counter() - t0) / (5 * n)
 
 
+def busy_seconds() -> float:
+    """User-mode CPU seconds of the whole machine since boot (all cores; ``/proc/stat``'s user
+    and nice), NaN where the system does not say. Kernel time is left out: on a virtual machine
+    its accounting grows with the measured process's own work."""
+    try:
+        with open("/proc/stat", encoding="ascii") as f:
+            fields = [int(v) for v in f.readline().split()[1:3]]
+    except (OSError, ValueError):
+        return float("nan")
+    return sum(fields) / float(os.sysconf("SC_CLK_TCK"))
+
+
+def own_seconds() -> float:
+    """User-mode CPU seconds of this process and its finished children."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + kids.ru_utime
+
+
+@dataclass(frozen=True)
+class OtherLoad:
+    """What the rest of the machine did while a measurement ran: started with :meth:`start`,
+    read with :meth:`share` (the share of the cores' time other processes computed in user mode,
+    0 = a quiet machine, 1 = every core busy with something else; to ~0.05 at 10 ms ticks)."""
+
+    wall: float
+    busy: float
+    own: float
+
+    @classmethod
+    def start(cls) -> OtherLoad:
+        return cls(time.perf_counter(), busy_seconds(), own_seconds())
+
+    def share(self) -> float:
+        wall = time.perf_counter() - self.wall
+        others = (busy_seconds() - self.busy) - (own_seconds() - self.own)
+        return max(0.0, others) / (wall * (os.cpu_count() or 1)) if wall > 0 else float("nan")
+
+
 def load_average() -> float:
     """The 1-minute load average (runnable processes; NaN where the system has none): a
     figure measured above ~1 on this 2-core machine shared its cores with something else."""
@@ -250,7 +290,7 @@ def _stage_row(
 ) -> dict[str, Any]:
     """Median stage times of one benchmark in one optimiser mode, and the published ratio."""
     ov = [f"benchmark={name}", "noise=0.1", *extra]
-    load_before = load_average()
+    others = OtherLoad.start()
     runs = [time_one(ov) for _ in range(repeats)]
     mem = time_one(ov, memory=True)["peak_mb"]
     row: dict[str, Any] = {"benchmark": name + suffix, "repeats": repeats}
@@ -266,7 +306,7 @@ def _stage_row(
         eval_us=1e6 * eval_s,
         floor_s=runs[0]["n_evals"] * eval_s,
         search_over_floor=row["search_s"] / (runs[0]["n_evals"] * eval_s),
-        load_1m=max(load_before, load_average()),
+        other_cpu=others.share(),
         operator_ok=runs[0]["operator_ok"],
         equation=runs[0]["equation"],
         ours_per_extra_seed_s=ours,
@@ -277,8 +317,8 @@ def _stage_row(
         f"{name + suffix:<26} total {row['total_s']:.2f} s (data {row['data_s']:.2f}, banks "
         f"{row['banks_s']:.2f}, search {row['search_s']:.2f}, refine "
         f"{row['refine_s']:.2f}); peak {mem:.0f} MB; search {row['search_over_floor']:.1f}x its "
-        f"floor ({row['n_evals']} evaluations at {row['eval_us']:.2f} us); load "
-        f"{row['load_1m']:.2f}; {versus}"
+        f"floor ({row['n_evals']} evaluations at {row['eval_us']:.2f} us); other processes "
+        f"{100 * row['other_cpu']:.0f} % of the cores; {versus}"
     )
     return row
 
@@ -427,11 +467,14 @@ def run_bench(
     if large:
         tables["large_fields"] = large_field_rows(list(large), large_method, repeats)
         write_large_fields(out_dir, tables["large_fields"])
+    others = OtherLoad.start()
     with threadpool_limits(1):
         speed = {"reference_s": reference_seconds(), "load_1m": load_average()}
+    speed["other_cpu"] = others.share()
     print(
         f"machine: reference workload {speed['reference_s']:.3f} s (SciPy DE, immediate), "
-        f"load {speed['load_1m']:.2f}"
+        f"other processes {100 * speed['other_cpu']:.0f} % of the cores, load average "
+        f"{speed['load_1m']:.2f}"
     )
     write_json_atomic(out_dir / "machine.json", {**machine_info(), **speed}, make_parents=True)
     return tables
