@@ -115,7 +115,7 @@ def _fake_machine(monkeypatch) -> None:
     """2 us per objective evaluation, a 0.25 s reference workload, load average 0.5, other
     processes on 30 % of the cores."""
     monkeypatch.setattr(bench, "objective_cost", lambda overrides: 2e-6)
-    monkeypatch.setattr(bench, "reference_seconds", lambda: 0.25)
+    monkeypatch.setattr(bench, "reference_seconds", lambda repeats=3: 0.25)
     monkeypatch.setattr(bench, "load_average", lambda: 0.5)
     monkeypatch.setattr(bench.OtherLoad, "share", lambda self: 0.3)
 
@@ -157,6 +157,7 @@ def test_bench_compares_with_the_csv_per_seed_timings(tmp_path, monkeypatch, cap
     assert stages.loc["fade", "search_over_floor"] == pytest.approx(0.80 / 2e-4)
     assert stages.loc["fade", "eval_us"] == pytest.approx(2.0)
     assert stages.loc["fade", "other_cpu"] == 0.3
+    assert stages.loc["fade", "reference_s"] == 0.25
     assert "search 4000.0x its floor (100 evaluations at 2.00 us); other processes 30 %" in out
     machine = json.loads((tmp_path / "b" / "machine.json").read_text())
     assert machine["cpu_count"] and machine["numpy"]

@@ -307,6 +307,7 @@ def _stage_row(
         floor_s=runs[0]["n_evals"] * eval_s,
         search_over_floor=row["search_s"] / (runs[0]["n_evals"] * eval_s),
         other_cpu=others.share(),
+        reference_s=reference_seconds(repeats=1),
         operator_ok=runs[0]["operator_ok"],
         equation=runs[0]["equation"],
         ours_per_extra_seed_s=ours,
@@ -318,7 +319,8 @@ def _stage_row(
         f"{row['banks_s']:.2f}, search {row['search_s']:.2f}, refine "
         f"{row['refine_s']:.2f}); peak {mem:.0f} MB; search {row['search_over_floor']:.1f}x its "
         f"floor ({row['n_evals']} evaluations at {row['eval_us']:.2f} us); other processes "
-        f"{100 * row['other_cpu']:.0f} % of the cores; {versus}"
+        f"{100 * row['other_cpu']:.0f} % of the cores, reference {row['reference_s']:.3f} s; "
+        f"{versus}"
     )
     return row
 
