@@ -239,9 +239,9 @@ def refit_nonlinear(
 def stepper_error(refit: NonlinearRefit, x: Array) -> float:
     """RMS difference (data units) between the solutions with ``substeps`` and twice as many
     at the packed point ``x``: the stepper's error at this resolution, to within its order."""
-    fine = NonlinearRefit(refit.model, refit.data, refit.alpha, 2 * refit.substeps)
-    a = _trajectories(refit.model, refit.data, x[None], refit.alpha, refit.substeps)
-    b = _trajectories(fine.model, fine.data, x[None], fine.alpha, fine.substeps)
+    model, data, alpha = refit.model, refit.data, refit.alpha
+    a = _trajectories(model, data, x[None], alpha, refit.substeps)
+    b = _trajectories(model, data, x[None], alpha, 2 * refit.substeps)
     return float(np.sqrt(np.mean((a - b) ** 2)))
 
 
