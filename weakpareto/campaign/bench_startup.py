@@ -6,11 +6,11 @@ once to warm up and then ``repeats`` times, and keeps the median, min and max wa
 warm-up writes the bytecode caches (``__pycache__``) unless ``PYTHONDONTWRITEBYTECODE`` is set,
 in which case every start compiles every module again: the ``bytecode_cache`` column says which
 (a user's installed package has them). For the commands that fit (a one-seed ``wp run`` and
-``wp discover`` on a small generated FADE field) the fit's own time is read back from what they
-wrote — the Parquet row's ``runtime_s``, the result JSON's stage timings — and ``startup_s`` is
-wall minus fit: interpreter, imports, composing and checking the config, code hash, loading and
-writing. Nothing here asserts a time; :func:`write_startup` writes ``startup.csv``
-(docs/performance.md#start-up reads it).
+the README's ``wp discover`` example on a generated FADE field) the fit's own time is read back
+from what they wrote — the Parquet row's ``runtime_s``, the result JSON's stage timings — and
+``startup_s`` is wall minus fit: interpreter, imports, composing and checking the config, code
+hash, loading and writing. Nothing here asserts a time; :func:`write_startup` writes
+``startup.csv`` (docs/performance.md#start-up reads it).
 """
 
 from __future__ import annotations
@@ -44,7 +44,11 @@ COMMANDS: tuple[tuple[str, tuple[str, ...] | None], ...] = (
         ("run", "benchmark=fade", "noise=0.1", "seeds=1", "results_dir={dir}/runs")
         + ("overwrite=true", "progress=false"),
     ),
-    ("wp discover (small file)", ("discover", "data={dir}/fade.npz", "out={dir}/fit.json")),
+    (  # README's example (the issue's start-up target): one operator family, the FADE ranges
+        "wp discover (README example)",
+        ("discover", "data={dir}/fade.npz", "operator=directional", "alpha_range=[0.6,1.05]")
+        + ("beta_range=[0.5,2.0]", "out={dir}/fit.json"),
+    ),
 )
 #: The stages of ``wp discover``'s result timings that are the fit.
 FIT_STAGES = ("banks", "search", "refine")
@@ -118,7 +122,7 @@ def startup_times(
             rows.append(row)
             fit_text = f", fit {row['fit_s']:.2f} s" if fits else ""
             print(
-                f"start-up {label:<26} wall {row['wall_s']:.2f} s{fit_text} -> start-up "
+                f"start-up {label:<30} wall {row['wall_s']:.2f} s{fit_text} -> start-up "
                 f"{row['startup_s']:.2f} s"
             )
     return pd.DataFrame(rows)
