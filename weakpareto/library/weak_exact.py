@@ -245,13 +245,16 @@ class ExactTimeWeakLibrary(WeakLibrary):
         nonlinear = [p for p in powers if p != 0]
         if type(self).columns is not ExactTimeWeakLibrary.columns or len(nonlinear) < 2:
             return [self.columns(p, betas) for p in powers]
+        # the linear columns first: their adjoint tests of every order (the largest transient)
+        # are gone before the nonlinear powers' field and product buffer exist
+        parts: dict[int, list[Array]] = {0: [self.columns(0, betas)]} if 0 in powers else {}
         weights = {  # u^1 is u itself: no copy of the field
             p: self.u
             if p == 1 and self.power_mode != "positive"
             else power_field(self.u, p, self.power_mode)
             for p in nonlinear
         }
-        parts: dict[int, list[Array]] = {p: [] for p in nonlinear}
+        parts.update({p: [] for p in nonlinear})
         chunks = order_chunks(betas.size, 3 * self.u.size)  # the chunks of WeakLibrary.columns
         product = np.empty((chunks[0].stop - chunks[0].start,) + self.u.shape)  # reused
         for c in chunks:
@@ -259,9 +262,7 @@ class ExactTimeWeakLibrary(WeakLibrary):
             for p in nonlinear:
                 out = product[: xu.shape[0]]
                 parts[p].append(self.project(np.multiply(weights[p][None], xu, out=out)))
-        return [
-            self.columns(0, betas) if p == 0 else np.concatenate(parts[p], axis=0) for p in powers
-        ]
+        return [parts[0][0] if p == 0 else np.concatenate(parts[p], axis=0) for p in powers]
 
     def _real_spectrum(self) -> Array:
         """``RFFT u`` along x, once per library."""
