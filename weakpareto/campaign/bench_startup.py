@@ -44,7 +44,7 @@ COMMANDS: tuple[tuple[str, tuple[str, ...] | None], ...] = (
         ("run", "benchmark=fade", "noise=0.1", "seeds=1", "results_dir={dir}/runs")
         + ("overwrite=true", "progress=false"),
     ),
-    (  # README's example (the start-up target): one operator family, the FADE ranges
+    (  # the README's example: one operator family, the FADE ranges
         "wp discover (README example)",
         ("discover", "data={dir}/fade.npz", "operator=directional", "alpha_range=[0.6,1.05]")
         + ("beta_range=[0.5,2.0]", "out={dir}/fit.json"),
