@@ -180,3 +180,15 @@ def test_the_config_run_without_hydra_main_is_the_one_hydra_would_pass(tmp_path)
         check=True,
     )
     assert json.loads(out.stdout.strip().split("\n")[-1]) == [True] * len(cases)
+
+
+def test_translating_setting_names_loads_no_library(tmp_path):
+    """``wp run``/``wp status`` translate ``wp discover``'s setting names before composing: the
+    table of names is plain strings, so the translation loads neither numpy nor the method."""
+    report = probe(
+        "from weakpareto.campaign.door_names import with_run_keys\n"
+        "assert with_run_keys(['max_terms=2']) == ['search.c_max=2']",
+        tmp_path,
+    )
+    assert [m for m in report["modules"] if m.split(".")[0] in ("numpy", "omegaconf")] == []
+    assert [m for m in report["modules"] if m.startswith("weakpareto.library")] == []

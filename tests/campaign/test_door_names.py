@@ -8,8 +8,7 @@ from weakpareto.campaign.compose import compose_config
 from weakpareto.campaign.config import config_hash
 from weakpareto.campaign.door_names import with_run_keys
 from weakpareto.cli import main
-from weakpareto.fit.rules import run_key
-from weakpareto.fit.spec import PARAMETERS
+from weakpareto.fit.names import PARAMETERS, run_key
 
 #: A valid value of every setting, written as on the command line.
 VALUES = {

@@ -6,8 +6,8 @@ import pytest
 
 from weakpareto.campaign import schema
 from weakpareto.errors import UserInputError
+from weakpareto.fit.names import PARAMETERS
 from weakpareto.fit.rules import ENUMS, RANGES, choices_of, range_of, table_key
-from weakpareto.fit.spec import PARAMETERS
 from weakpareto.user.validation import check_setting
 
 NUMERIC = ("max_terms", "popsize", "maxiter", "ridge", "margin", "seed")

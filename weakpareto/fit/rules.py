@@ -3,7 +3,7 @@
 ``wp run`` checks every override of a composed config against it
 (:mod:`weakpareto.campaign.schema`), ``wp discover`` and :class:`WeakPareto` every parameter
 (:mod:`weakpareto.user.validation`). Keys are ``wp run`` config keys; a ``wp discover`` name
-reaches its key through :data:`weakpareto.fit.spec.PARAMETERS` (:func:`table_key`), so
+reaches its key through :data:`weakpareto.fit.names.PARAMETERS` (:func:`table_key`), so
 ``max_terms=9`` and ``search.c_max=9`` are refused by the same rule. Enumerations are read from
 the ``Literal`` types of the code that consumes them.
 """
@@ -14,7 +14,8 @@ import os
 from dataclasses import dataclass
 from typing import get_args
 
-from weakpareto.fit.spec import PARAMETERS, DomainRequest, FeatureKind, MethodKindName
+from weakpareto.fit.names import run_key
+from weakpareto.fit.spec import DomainRequest, FeatureKind, MethodKindName
 from weakpareto.library.noise_level import NoiseModel
 from weakpareto.library.weak import PowerMode, SpatialTests
 from weakpareto.library.weak_exact import InitialEstimate, StartSlope
@@ -148,21 +149,8 @@ ENUMS: dict[str, tuple[str, ...]] = {
 }
 
 
-#: Where ``wp run`` keeps each group of :data:`weakpareto.fit.spec.PARAMETERS`.
-RUN_GROUPS = {"library": "benchmark.library"}
-#: ``wp discover`` names outside :data:`weakpareto.fit.spec.PARAMETERS` that have a rule.
+#: ``wp discover`` names outside :data:`weakpareto.fit.names.PARAMETERS` that have a rule.
 DOOR_KEYS = {"seed": "seed", "selection": "selection.rule", "domain": "domain"}
-
-
-def run_key(name: str) -> str | None:
-    """The ``wp run`` config key of a ``wp discover`` search setting
-    (:data:`weakpareto.fit.spec.PARAMETERS`: ``max_terms`` is ``search.c_max``); ``None``: not
-    one."""
-    key = PARAMETERS.get(name)
-    if key is None:
-        return None
-    group, leaf = key.split(".", 1)
-    return f"{RUN_GROUPS.get(group, group)}.{leaf}"
 
 
 def table_key(name: str) -> str | None:

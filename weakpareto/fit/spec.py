@@ -8,7 +8,7 @@ method's typed records:
 * ``wp run``: the groups of the composed config (:func:`groups_of_config`);
 * users: the named ``conf/`` options of the method and selector
   (:func:`weakpareto.method.settings.conf_defaults`), then each keyword parameter written into
-  its config key through :data:`PARAMETERS` (:func:`groups_of_params`).
+  its config key through :data:`weakpareto.fit.names.PARAMETERS` (:func:`groups_of_params`).
 
 So a method is its ``conf/method/<name>.yaml`` at both doors (its selector included), and one
 parameter has one meaning wherever it is given.
@@ -24,6 +24,7 @@ from types import MappingProxyType
 from typing import Any, Literal, cast, get_args
 
 from weakpareto.errors import UserInputError
+from weakpareto.fit.names import PARAMETERS
 from weakpareto.library.history import HistoryModel
 from weakpareto.library.noise_level import NoiseModel
 from weakpareto.library.weak import SpatialTests
@@ -60,27 +61,6 @@ FeatureKind = Literal["weak", "pointwise"]
 #: ``domain=``: periodic (the paper), bounded (a window of a larger system) or decided by data.
 DomainRequest = Literal["auto", "periodic", "bounded"]
 PowerModeRequest = Literal["auto", "raw", "positive"]
-
-#: Estimator keyword -> the config key it sets (group.key). One table for both doors: a
-#: parameter given to ``WeakPareto``/``wp discover`` is written where ``wp run`` reads it.
-PARAMETERS: Mapping[str, str] = MappingProxyType(
-    {
-        "operator": "library.operator",
-        "alpha_range": "library.alpha_range",
-        "beta_range": "library.beta_range",
-        "powers": "library.powers",
-        "power_mode": "library.power_mode",
-        "test_functions": "library.spatial_tests",
-        "test_counts": "search.test_counts",
-        "max_terms": "search.c_max",
-        "popsize": "search.popsize",
-        "maxiter": "search.maxiter",
-        "updating": "search.updating",
-        "ridge": "search.ridge",
-        "margin": "selection.margin",
-        "polish": "method.polish",
-    }
-)
 
 
 @dataclass(frozen=True)

@@ -313,7 +313,7 @@ class WeakPareto:
     def fit_spec(self) -> FitSpec:
         """The :class:`~weakpareto.fit.spec.FitSpec` of the current (validated) parameters:
         the method's ``conf/`` settings, each parameter written into its config key
-        (:data:`weakpareto.fit.spec.PARAMETERS`), the same translation as ``wp run``. Without
+        (:data:`weakpareto.fit.names.PARAMETERS`), the same translation as ``wp run``. Without
         ``operator``: ``auto`` where the other parameters allow it, else ``directional``
         (:mod:`weakpareto.user.operator_default`; the data may still narrow it at the fit)."""
         if self.operator is None:
