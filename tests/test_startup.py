@@ -123,6 +123,8 @@ def test_one_seed_run_composes_its_config_once_without_hydra_main(tmp_path):
     body = f"from weakpareto.cli import main\nmain({again!r})"
     warm = probe(body, tmp_path, cache=cache)  # no counting hook: it imports Hydra itself
     assert loaded(warm, ("hydra",)) == []
+    cached = run_wp([*argv, "progress=false", *TINY], tmp_path, cache)  # the seed is done
+    assert cached["code"] == 0 and loaded(cached, ("pandas", "pyarrow.dataset")) == []
 
 
 def test_status_and_generate_import_no_optimiser_sweep_or_stats_modules(tmp_path):

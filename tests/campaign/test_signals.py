@@ -125,9 +125,9 @@ def test_two_runs_on_one_results_dir_compute_each_seed_once(tmp_path):
     tiny = [a for a in TINY if not a.startswith("search.c_max=")]  # a key is given once
     args = ["seeds=8", f"results_dir={res}", *tiny, "search.c_max=3"]
     first, second = start(args, tmp_path), start(args, tmp_path)
-    outs = [p.communicate(timeout=120)[0] for p in (first, second)]
-    print(*outs, sep="\n")
-    assert first.returncode == second.returncode == 0
+    both = [p.communicate(timeout=120) for p in (first, second)]
+    outs = [out for out, _ in both]
+    assert [first.returncode, second.returncode] == [0, 0], both  # with what each printed
     computed = [
         line.split(":")[0].strip()
         for out in outs

@@ -12,6 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from weakpareto.campaign import store as res
+from weakpareto.campaign.columns import rows_table
 from weakpareto.evaluation.metrics import score
 from weakpareto.records import DiscoveryResult, Equation, FrontPoint, Term
 
@@ -208,3 +209,28 @@ def test_unknown_columns_are_rejected(tmp_path):
         res.write_table_atomic(
             pd.DataFrame([{"benchmark": "x", "bogus": 1}]), res.RUNS_SCHEMA, tmp_path / "t.parquet"
         )
+
+
+def test_rows_are_stored_as_a_dataframe_of_them_would_be():
+    """The writers convert rows without building a DataFrame; the cells equal those of the
+    DataFrame conversion (NaN null, also inside lists; a missing key null; ints stay ints)."""
+    r = _result()
+    ok = res.run_record(r, None, KEY, truth=TRUTH, runtime=3.0, n_evals=1234)
+    ok["coefs"] = [float("nan"), 0.5]
+    ok["orders"] = np.array([1.0, np.nan])
+    failed = res.run_record(None, None, KEY, truth=TRUTH, runtime=0.5, error="ValueError: x")
+    for rows, schema in (
+        ([ok, failed], res.RUNS_SCHEMA),
+        (res.front_records(r, KEY), res.FRONT_SCHEMA),
+        ([], res.FRONT_SCHEMA),
+    ):
+        ours = rows_table(rows, schema)
+        theirs = res.to_table(pd.DataFrame(list(rows), columns=schema.names), schema)
+        assert ours.schema.equals(schema) and ours.equals(theirs.cast(schema))
+        assert [c.null_count for c in ours.columns] == [c.null_count for c in theirs.columns]
+    table = rows_table([ok], res.RUNS_SCHEMA)
+    assert table.column("coefs").chunk(0).values.null_count == 1
+    assert table.column("orders").to_pylist() == [[1.0, None]]
+    assert rows_table([{"benchmark": "fade"}], res.RUNS_SCHEMA).column("seed").null_count == 1
+    with pytest.raises(ValueError, match=r"columns not in the schema: \['bogus'\]"):
+        rows_table([{"benchmark": "x", "bogus": 1}], res.RUNS_SCHEMA)

@@ -7,14 +7,19 @@ Shared by the per-seed file layout (:mod:`weakpareto.campaign.store`) and the pa
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 from weakpareto.campaign.interval_columns import UNCERTAINTY_FIELDS
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 SCHEMA_VERSION = "4"  # 2: code_hash, git_commit; 3: uncertainty; 4: calibrated intervals
 SCHEMA_METADATA = {"weakpareto.schema_version": SCHEMA_VERSION}
@@ -156,6 +161,19 @@ class RunKey:
         return self.config_stem() + code
 
 
+def rows_table(rows: Sequence[Mapping[str, Any]], schema: pa.Schema) -> pa.Table:
+    """Rows (one mapping each) as a table of ``schema``, with the cells a DataFrame of the same
+    rows gives (pyarrow's ``from_pandas`` semantics: NaN is null, also inside lists) but without
+    building one: a key missing from a row is null, a key outside the schema an error."""
+    extra = list(dict.fromkeys(k for r in rows for k in r if k not in schema.names))
+    if extra:
+        raise ValueError(f"columns not in the schema: {extra}")
+    columns = [
+        pa.array([r.get(f.name) for r in rows], type=f.type, from_pandas=True) for f in schema
+    ]
+    return pa.Table.from_arrays(columns, schema=schema)
+
+
 def to_table(df: pd.DataFrame, schema: pa.Schema) -> pa.Table:
     """Convert with the explicit schema (column order and types) and keep its metadata."""
     extra = [c for c in df.columns if c not in schema.names]
@@ -166,6 +184,18 @@ def to_table(df: pd.DataFrame, schema: pa.Schema) -> pa.Table:
     meta = dict(table.schema.metadata or {})  # pandas metadata + the schema version
     meta.update(schema.metadata or {})
     return table.replace_schema_metadata(meta)
+
+
+def empty_table(schema: pa.Schema) -> pa.Table:
+    """A table of no rows (``schema.empty_table()`` imports pandas)."""
+    return pa.Table.from_batches([], schema=schema)
+
+
+def read_parquet(path: str | os.PathLike) -> pa.Table:
+    """One Parquet file as a table, the file closed after reading (``pq.read_table`` would go
+    through pyarrow's dataset machinery, which imports pandas: 0.2 s of ``wp run``)."""
+    with pq.ParquetFile(path) as f:
+        return f.read()
 
 
 def conform(table: pa.Table, schema: pa.Schema) -> pa.Table:
