@@ -27,7 +27,6 @@ The variance field ``s`` comes from the data
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -37,6 +36,7 @@ import numpy as np
 
 from weakpareto._typing import Array, IntArray
 from weakpareto.library.families import column_kinds
+from weakpareto.library.recent import RecentValues
 
 
 class SeparableSource(Protocol):
@@ -96,8 +96,8 @@ class FeatureCovariance:
     _per_mask: dict[bytes, tuple[Array, Array]] = field(
         default_factory=dict, compare=False, repr=False
     )
-    _per_order: OrderedDict[tuple[str, float, bool], _OrderTerms] = field(
-        default_factory=OrderedDict, compare=False, repr=False
+    _per_order: RecentValues[tuple[str, float, bool], _OrderTerms] = field(
+        default_factory=lambda: RecentValues(KEPT_ORDERS), compare=False, repr=False
     )
 
     @property
@@ -237,10 +237,9 @@ class FeatureCovariance:
         and their :meth:`time_sums`, kept for the last :data:`KEPT_ORDERS` orders: the trial
         systems of one order (every support and column order) share them."""
         key = (mode, float(alpha), with_start)
-        kept = self._per_order.get(key)
-        if kept is not None:
-            self._per_order.move_to_end(key)
-            return kept
+        return self._per_order.get(key, lambda: self._new_order_terms(mode, alpha, with_start))
+
+    def _new_order_terms(self, mode: str, alpha: float, with_start: bool) -> _OrderTerms:
         alphas = np.array([alpha])
         w = (
             self.source.target_weights(alphas, mode)
@@ -254,10 +253,7 @@ class FeatureCovariance:
             w = w - q[None, :, None] * np.einsum("a,gai->gi", q, w)[:, None]
             t = self.source.temporal_tests
             tests = t - np.outer(q, q @ t)
-        kept = self._per_order[key] = self.time_sums(w, tests)
-        while len(self._per_order) > KEPT_ORDERS:
-            self._per_order.popitem(last=False)
-        return kept
+        return self.time_sums(w, tests)
 
     def systems(
         self,

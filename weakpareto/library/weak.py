@@ -34,6 +34,7 @@ from typing import Literal
 import numpy as np
 
 from weakpareto._typing import Array
+from weakpareto.library.recent import RecentValues
 from weakpareto.numerics import operators as ops
 from weakpareto.numerics import windows as tf
 from weakpareto.records import Mode, OperatorKind
@@ -155,16 +156,8 @@ class WeakLibrary:
         betas = np.atleast_1d(np.asarray(betas, dtype=float))
         if betas.size != 1:
             return self._spatial_adjoint_tests(betas)
-        key = ("adjoint", betas.tobytes())
-        cached = self._cache.get(key)
-        if cached is None:
-            cached = self._cache[key] = self._spatial_adjoint_tests(betas)
-            cached.flags.writeable = False
-            recent = self._cache.setdefault("adjoint_keys", [])
-            recent.append(key)
-            if len(recent) > ADJOINT_CACHE_SIZE:
-                self._cache.pop(recent.pop(0), None)
-        return cached
+        recent = self._cache.setdefault("adjoint", RecentValues(ADJOINT_CACHE_SIZE))
+        return recent.get(betas.tobytes(), lambda: _read_only(self._spatial_adjoint_tests(betas)))
 
     def _spatial_adjoint_tests(self, betas: Array) -> Array:
         s = self.spatial_tests
@@ -333,3 +326,9 @@ def weak_library(
         spatial_tests=spatial,
         temporal_scheme=scheme,
     )
+
+
+def _read_only(a: Array) -> Array:
+    """``a``, which can no longer be written (it is kept and shared)."""
+    a.flags.writeable = False
+    return a

@@ -28,6 +28,7 @@ from weakpareto.library.noise_level import (
     NoiseModel,
     estimate_noise,
 )
+from weakpareto.library.recent import RecentValues
 from weakpareto.library.weak import (
     PowerMode,
     SpatialTests,
@@ -115,15 +116,8 @@ class ExactTimeWeakLibrary(WeakLibrary):
         alphas = np.atleast_1d(np.asarray(alphas, dtype=float))
         if self.bumps is None:
             raise ValueError("ExactTimeWeakLibrary needs its temporal bumps")
-        key = ("weights", mode, alphas.tobytes())
-        cached = self._cache.get(key)
-        if cached is None:
-            cached = self._cache[key] = self._target_weights(alphas, mode)
-            recent = self._cache.setdefault("weights_keys", [])
-            recent.append(key)
-            if len(recent) > WEIGHT_CACHE_SIZE:  # the polish revisits a handful of orders
-                self._cache.pop(recent.pop(0), None)
-        return cached
+        recent = self._cache.setdefault("weights", RecentValues(WEIGHT_CACHE_SIZE))
+        return recent.get((mode, alphas.tobytes()), lambda: self._target_weights(alphas, mode))
 
     def _raw_weights(self, orders: Array) -> Array:
         """Weights ``(G, K_t, nt)`` of ``RL D^alpha_{T-} vartheta_a`` on the samples (no
@@ -247,14 +241,14 @@ class ExactTimeWeakLibrary(WeakLibrary):
             return [self.columns(p, betas) for p in powers]
         # the linear columns first: their adjoint tests of every order (the largest transient)
         # are gone before the nonlinear powers' field and product buffer exist
-        parts: dict[int, list[Array]] = {0: [self.columns(0, betas)]} if 0 in powers else {}
+        linear = self.columns(0, betas) if 0 in powers else np.empty(0)  # empty: not asked for
         weights = {  # u^1 is u itself: no copy of the field
             p: self.u
             if p == 1 and self.power_mode != "positive"
             else power_field(self.u, p, self.power_mode)
             for p in nonlinear
         }
-        parts.update({p: [] for p in nonlinear})
+        parts: dict[int, list[Array]] = {p: [] for p in nonlinear}
         chunks = order_chunks(betas.size, 3 * self.u.size)  # the chunks of WeakLibrary.columns
         product = np.empty((chunks[0].stop - chunks[0].start,) + self.u.shape)  # reused
         for c in chunks:
@@ -262,7 +256,7 @@ class ExactTimeWeakLibrary(WeakLibrary):
             for p in nonlinear:
                 out = product[: xu.shape[0]]
                 parts[p].append(self.project(np.multiply(weights[p][None], xu, out=out)))
-        return [parts[0][0] if p == 0 else np.concatenate(parts[p], axis=0) for p in powers]
+        return [linear if p == 0 else np.concatenate(parts[p], axis=0) for p in powers]
 
     def _real_spectrum(self) -> Array:
         """``RFFT u`` along x, once per library."""

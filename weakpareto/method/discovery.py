@@ -28,6 +28,7 @@ from weakpareto.library.gram import (
     fit_of_gram,
 )
 from weakpareto.library.pooled import row_counts
+from weakpareto.library.recent import RecentValues
 from weakpareto.method.alternatives import (
     cancels,
     close_pairs,
@@ -119,7 +120,8 @@ class Discovery:
         self._refined: dict[Candidate, tuple[Equation, float]] = {}
         #: residual noise share per refined model (noise model on; :meth:`residual_noise`)
         self._noise_floor: dict[Candidate, float] = {}
-        self._exact_fits: dict[tuple[object, ...], tuple[Array, float]] = {}  # oldest first
+        self._exact_fits: RecentValues[tuple[object, ...], tuple[Array, float]]
+        self._exact_fits = RecentValues(KEPT_EXACT_FITS)
 
     # -- exact systems (noise-aware scoring: method/noise_correction.py) ----------------------
     def _system_tables(
@@ -140,14 +142,7 @@ class Discovery:
         :data:`KEPT_EXACT_FITS` are kept (a pure function of its arguments: the same bits)."""
         betas = np.asarray(betas, dtype=float)
         key = (mode, float(alpha), tuple(powers), betas.tobytes(), float(ridge))
-        if (kept := self._exact_fits.pop(key, None)) is not None:
-            self._exact_fits[key] = kept  # now the latest
-            return kept
-        kept = self._exact_fits[key] = self._exact_fit(mode, alpha, powers, betas, ridge)
-        kept[0].flags.writeable = False
-        if len(self._exact_fits) > KEPT_EXACT_FITS:
-            del self._exact_fits[next(iter(self._exact_fits))]
-        return kept
+        return self._exact_fits.get(key, lambda: self._exact_fit(mode, alpha, powers, betas, ridge))
 
     def _exact_fit(
         self, mode: Mode, alpha: float, powers: tuple[int, ...], betas: Array, ridge: float
@@ -155,11 +150,13 @@ class Discovery:
         y, x = exact_system(self.source, mode, alpha, powers, betas)
         if self.noise is None:
             coef = fit_rows(y, x, ridge)
-            return coef, relative_residual(y, x, coef)
-        # all rows at once: one covariance instead of the training and validation ones
-        vectors = np.vstack([y[None], x.T])[:, self.all_rows]
-        gram = RowGram.of(vectors).gram - self.noise.full_system(mode, alpha, powers, betas)
-        return fit_of_gram(gram, ridge)
+            error = relative_residual(y, x, coef)
+        else:  # all rows at once: one covariance instead of the training and validation ones
+            vectors = np.vstack([y[None], x.T])[:, self.all_rows]
+            gram = RowGram.of(vectors).gram - self.noise.full_system(mode, alpha, powers, betas)
+            coef, error = fit_of_gram(gram, ridge)
+        coef.flags.writeable = False  # kept by exact_fit and shared
+        return coef, error
 
     def residual_noise(
         self, mode: Mode, alpha: float, powers: tuple[int, ...], betas: Array
