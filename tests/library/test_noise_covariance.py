@@ -167,6 +167,43 @@ def test_adjoint_tests_of_one_order_are_kept_read_only_and_equal_the_batched_one
     np.testing.assert_array_equal(one[0], batched[1])
 
 
+@pytest.mark.parametrize("exact", [False, True])
+@pytest.mark.parametrize("operator", ["riesz", "directional", "directional_right"])
+def test_a_trial_systems_adjoint_tests_order_by_order_equal_the_batched_ones(exact, operator):
+    """Trial systems ask for their columns' adjoint tests one order at a time (the single
+    orders the columns just computed are kept): each order has the bits of a batched call, on
+    grids whose transforms are odd, even, prime and power-of-two sized."""
+    rng = np.random.default_rng(7)
+    build = exact_time_weak_library if exact else weak_library
+    for nx in (24, 31, 60, 97, 128):
+        t, x, u = smooth_field(30, nx)
+        lib = build(u, t, x, operator=operator, test_counts=(6, 7))
+        assert lib.keeps_single_orders
+        cov = FeatureCovariance(lib, np.full(u.shape, 0.01))
+        for _ in range(5):
+            betas = rng.uniform(0.05, 2.5, size=3)
+            batched = cov.adjoint_tests([0, 0, 0], betas)
+            np.testing.assert_array_equal(cov.trial_adjoint_tests([0, 0, 0], betas), batched)
+            for g, b in enumerate(betas):
+                np.testing.assert_array_equal(
+                    lib.spatial_adjoint_tests(np.array([b]))[0], batched[g]
+                )
+
+
+def test_sources_without_kept_single_orders_are_asked_in_one_batch():
+    """A bounded window's tests (no kept single orders) give the batched adjoint tests."""
+    from weakpareto.library.weak_bounded import bounded_weak_library
+
+    t, x, u = smooth_field(30, 40)
+    lib = bounded_weak_library(u, t, x, operator="riesz", beta_max=2.0, test_counts=(6, 5))
+    assert not lib.keeps_single_orders
+    cov = FeatureCovariance(lib, np.full(u.shape, 0.01))
+    betas = np.array([0.7, 1.6])
+    np.testing.assert_array_equal(
+        cov.trial_adjoint_tests([0, 0], betas), cov.adjoint_tests([0, 0], betas)
+    )
+
+
 def test_realisation_spread_equals_the_formed_row_covariance():
     """``sqrt(2 tr S^2) / tr S`` without forming S equals the value from the formed (K x K)
     row covariance ``S[(a,l),(b,m)] = sum_ij W_ai W_bi psi_l(x_j) psi_m(x_j) s_ij``."""

@@ -116,6 +116,18 @@ class FeatureCovariance:
             out[kind == k] = part.spatial_adjoint_tests(betas[kind == k])
         return out
 
+    def trial_adjoint_tests(self, kinds: Sequence[int], betas: Array) -> Array:
+        """:meth:`adjoint_tests` of a trial system's few columns: one order at a time where the
+        source keeps its latest single orders (``keeps_single_orders``), which the system's own
+        columns have just asked for; the same bits as one batched call."""
+        parts = [self.family_parts[k] if self.family_parts else self.source for k in kinds]
+        if not all(getattr(part, "keeps_single_orders", False) for part in parts):
+            return self.adjoint_tests(kinds, betas)
+        out = np.empty((len(kinds),) + self.source.spatial_tests.shape)
+        for i, (part, beta) in enumerate(zip(parts, np.asarray(betas, dtype=float))):
+            out[i] = part.spatial_adjoint_tests(np.array([beta]))[0]
+        return out
+
     def bulk_weights(self, alphas: Array, mode: str) -> Array:
         """Target weights without the samples that define the initial values.
 
@@ -273,7 +285,9 @@ class FeatureCovariance:
         w, tests = terms.weights, terms.tests
         linear = [k for k, p in enumerate(powers) if p in self.linear_kinds]
         c = len(powers)
-        adj = self.adjoint_tests([powers[k] for k in linear], np.asarray(betas, float)[linear])
+        adj = self.trial_adjoint_tests(
+            [powers[k] for k in linear], np.asarray(betas, float)[linear]
+        )
         idx = np.array(linear, dtype=int) + 1
         out = []
         for c_tt, c_tc, c_cc in self.blocks_per_mask(w, adj, masks, tests, terms):

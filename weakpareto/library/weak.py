@@ -159,6 +159,16 @@ class WeakLibrary:
         recent = self._cache.setdefault("adjoint", RecentValues(ADJOINT_CACHE_SIZE))
         return recent.get(betas.tobytes(), lambda: _read_only(self._spatial_adjoint_tests(betas)))
 
+    @property
+    def keeps_single_orders(self) -> bool:
+        """Whether :meth:`spatial_adjoint_tests` keeps its latest single orders and a batched
+        call gives each order the bits of a single one (spectral operators: one inverse
+        transform per row), so that a caller may ask order by order."""
+        return (
+            type(self).spatial_adjoint_tests is WeakLibrary.spatial_adjoint_tests
+            and self.operator in ops.SPECTRAL_KINDS
+        )
+
     def _spatial_adjoint_tests(self, betas: Array) -> Array:
         s = self.spatial_tests
         if self.operator in ops.SPECTRAL_KINDS:
