@@ -180,3 +180,21 @@ def test_a_tempered_family_is_refitted_with_lambda_given_or_free(family, order, 
         np.testing.assert_allclose(fit.orders, [order], atol=1e-6)
         np.testing.assert_allclose(fit.coef, [coef], rtol=1e-6)
         assert fit.tempering == pytest.approx(1.3, rel=1e-6)
+
+
+def test_the_reported_residual_is_the_residual_at_the_fitted_parameters():
+    """The fit reports the optimiser's residual at its solution (not evaluated once more): it
+    equals, bit for bit, the projected residual recomputed at the fitted parameters."""
+    t = np.linspace(0.0, 2.0, 50)
+    u = exact_field(t, 0.75, ("riesz",), (1.4,), (0.35,))
+    rng = np.random.default_rng(3)
+    data = ModeData.of_field(u + 0.01 * rng.standard_normal(u.shape), t, PERIOD, 1e-4)
+    model = TrajectoryModel.of_terms("sub", ("riesz",), (1.4,))
+    lower = model.pack(0.55, np.array([1.1]), np.array([-np.inf]))
+    upper = model.pack(0.99, np.array([1.7]), np.array([np.inf]))
+    fit = refit_trajectory(data, model, 0.7, np.array([1.45]), np.array([0.3]), lower, upper)
+    assert fit.parameters is not None
+    alpha, orders, coef = model.unpack(fit.parameters, 0.7)
+    basis = mode_basis(data.times, "sub", alpha, model.rates(data.kappa, orders, coef, 0.0))
+    r = data.residual(basis) / np.sqrt(data.energy)
+    assert fit.residual == float(r @ r) > 0.0

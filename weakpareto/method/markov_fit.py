@@ -161,7 +161,7 @@ def refit_markov(
     )
     p = np.asarray(res.x, dtype=float)
     _, b, xi = model.unpack(p, 1.0)
-    r1 = residual(p)
+    r1 = np.asarray(res.fun, dtype=float)  # the residual at res.x, as evaluated there
     n_res = int(r1.size)
     return MarkovFit(
         orders=b,

@@ -374,7 +374,7 @@ def refit_trajectory(
         residual, start, bounds=(lower, upper), x_scale="jac", method="trf", **TOLERANCES
     )
     a, b, xi = model.unpack(np.asarray(res.x, dtype=float), alpha)
-    r1 = residual(np.asarray(res.x, dtype=float))
+    r1 = np.asarray(res.fun, dtype=float)  # the residual at res.x, as evaluated there
     onset_delay = model.delay(np.asarray(res.x, dtype=float))
     fitted_tempering = model.tempering_of(np.asarray(res.x, dtype=float))
     return TrajectoryFit(
