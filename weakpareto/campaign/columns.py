@@ -11,12 +11,14 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from weakpareto.campaign.interval_columns import UNCERTAINTY_FIELDS
+from weakpareto.io import atomic_path
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -189,6 +191,13 @@ def to_table(df: pd.DataFrame, schema: pa.Schema) -> pa.Table:
 def empty_table(schema: pa.Schema) -> pa.Table:
     """A table of no rows (``schema.empty_table()`` imports pandas)."""
     return pa.Table.from_batches([], schema=schema)
+
+
+def write_parquet(table: pa.Table, path: str | os.PathLike) -> Path:
+    """Write ``table`` as Parquet to ``path`` atomically (a temporary file, then os.replace)."""
+    with atomic_path(path, make_parents=True) as tmp:
+        pq.write_table(table, tmp)
+    return Path(path)
 
 
 def read_parquet(path: str | os.PathLike) -> pa.Table:

@@ -32,7 +32,6 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from weakpareto.campaign.columns import (
     FRONT_SCHEMA,
@@ -44,8 +43,8 @@ from weakpareto.campaign.columns import (
     read_parquet,
     rows_table,
     to_table,
+    write_parquet,
 )
-from weakpareto.io import atomic_path
 
 if TYPE_CHECKING:  # both cost 0.2 s of start-up: imported by the readers of whole trees
     import pandas as pd
@@ -116,13 +115,7 @@ def _strip(df: pd.DataFrame, kind: str) -> pa.Table:
 
 def write_table(df: pd.DataFrame, kind: str, path: str | os.PathLike) -> Path:
     """Write rows of the ``kind`` tree (partition columns dropped) atomically to ``path``."""
-    return _write(_strip(df.reindex(columns=schema_of(kind).names), kind), path)
-
-
-def _write(table: pa.Table, path: str | os.PathLike) -> Path:
-    with atomic_path(path, make_parents=True) as tmp:
-        pq.write_table(table, tmp)
-    return Path(path)
+    return write_parquet(_strip(df.reindex(columns=schema_of(kind).names), kind), path)
 
 
 def _file_rows(rows: Sequence[Mapping[str, Any]], kind: str) -> pa.Table:
@@ -140,8 +133,8 @@ def write_seed(
 ) -> Path:
     """Write one seed's front rows, then its run row (which marks it done); the run file."""
     token = new_token()
-    _write(_file_rows(fronts, FRONTS), seed_file(results_dir, FRONTS, key, token))
-    return _write(_file_rows([row], RUNS), seed_file(results_dir, RUNS, key, token))
+    write_parquet(_file_rows(fronts, FRONTS), seed_file(results_dir, FRONTS, key, token))
+    return write_parquet(_file_rows([row], RUNS), seed_file(results_dir, RUNS, key, token))
 
 
 # -- reading -----------------------------------------------------------------------------------

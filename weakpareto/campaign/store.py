@@ -49,11 +49,10 @@ from weakpareto.campaign.columns import RUNS_SCHEMA as RUNS_SCHEMA
 from weakpareto.campaign.columns import SCHEMA_METADATA as SCHEMA_METADATA
 from weakpareto.campaign.columns import SCHEMA_VERSION as SCHEMA_VERSION
 from weakpareto.campaign.columns import RunKey as RunKey
-from weakpareto.campaign.columns import conform, read_parquet, rows_table
+from weakpareto.campaign.columns import conform, read_parquet, rows_table, write_parquet
 from weakpareto.campaign.columns import to_table as to_table
 from weakpareto.campaign.columns import utc_now as utc_now
 from weakpareto.evaluation.metrics import Metrics, score
-from weakpareto.io import atomic_path
 from weakpareto.records import DiscoveryResult, Equation
 
 if TYPE_CHECKING:  # pandas is imported where tables are read into frames (0.2 s of start-up)
@@ -244,16 +243,9 @@ def read_run_row(path: str | os.PathLike) -> dict[str, Any] | None:
 
 
 # -- writing -------------------------------------------------------------------------------------
-def write_atomic(table: pa.Table, path: str | os.PathLike) -> Path:
-    """Write ``table`` as Parquet to ``path`` atomically (temp file, os.replace)."""
-    with atomic_path(path, make_parents=True) as tmp:
-        pq.write_table(table, tmp)
-    return Path(path)
-
-
 def write_table_atomic(df: pd.DataFrame, schema: pa.Schema, path: str | os.PathLike) -> Path:
     """Write ``df`` as Parquet with ``schema`` to ``path`` atomically (temp file, os.replace)."""
-    return write_atomic(to_table(df, schema), path)
+    return write_parquet(to_table(df, schema), path)
 
 
 def write_front_and_run(
@@ -261,8 +253,8 @@ def write_front_and_run(
 ) -> Path:
     """Write the front file, then the run file (whose presence marks the run as done)."""
     path = Path(path)
-    write_atomic(rows_table(fronts, FRONT_SCHEMA), front_path(path))
-    return write_atomic(rows_table([row], RUNS_SCHEMA), path)
+    write_parquet(rows_table(fronts, FRONT_SCHEMA), front_path(path))
+    return write_parquet(rows_table([row], RUNS_SCHEMA), path)
 
 
 # -- reading -------------------------------------------------------------------------------------
